@@ -1,0 +1,70 @@
+import { type EnvReader, Workspace, WorkspaceNotFoundError } from "../workspace/workspace.ts";
+import { type ConversationRef, listConversations, loadMetadata } from "../workspace/conversation_files.ts";
+import { compareTimestamps } from "../conversation/timestamp.ts";
+import type { Io } from "./output.ts";
+
+/** What every command gets: where it runs, its streams and the global options. */
+export interface CliContext {
+  /** Output streams. */
+  io: Io;
+  /** Environment access. */
+  env: EnvReader;
+  /** The working directory. */
+  cwd: string;
+  /** `--workspace DIR`, when given. */
+  workspaceDir: string | undefined;
+  /** `--verbose`. */
+  verbose: boolean;
+}
+
+/**
+ * The workspace a command works in: `--workspace DIR`, else the first parent
+ * of the working directory with a `.jp` directory.
+ *
+ * @param context The command context.
+ * @returns The workspace.
+ * @throws {WorkspaceNotFoundError} When there is none.
+ */
+export async function currentWorkspace(context: CliContext): Promise<Workspace> {
+  return context.workspaceDir === undefined
+    ? await Workspace.find(context.cwd, context.env)
+    : await Workspace.open(context.workspaceDir, context.env);
+}
+
+/**
+ * Like {@linkcode currentWorkspace}, but `undefined` instead of an error when
+ * no `--workspace` was given and no `.jp` directory is found (commands that
+ * also take a conversation directory by path).
+ *
+ * @param context The command context.
+ * @returns The workspace, if any.
+ */
+export async function optionalWorkspace(context: CliContext): Promise<Workspace | undefined> {
+  try {
+    return await currentWorkspace(context);
+  } catch (error) {
+    if (error instanceof WorkspaceNotFoundError && context.workspaceDir === undefined) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The most recently activated conversation of a workspace (by
+ * `last_activated_at`), the default for commands given no conversation.
+ *
+ * @param workspace The workspace.
+ * @returns The conversation, or `undefined` when there are none.
+ */
+export async function mostRecentConversation(workspace: Workspace): Promise<ConversationRef | undefined> {
+  let best: { ref: ConversationRef; at: string } | undefined;
+  for (const ref of await listConversations(workspace)) {
+    let at: string;
+    try {
+      at = (await loadMetadata(ref)).lastActivatedAt;
+    } catch {
+      continue;
+    }
+    if (best === undefined || compareTimestamps(at, best.at) >= 0) best = { ref, at };
+  }
+  return best?.ref;
+}

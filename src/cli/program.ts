@@ -1,0 +1,130 @@
+import { Command, CommanderError, Option } from "commander";
+import denoConfig from "../../deno.json" with { type: "json" };
+import { type CliContext } from "./context.ts";
+import { ExitCode, UsageError } from "./errors.ts";
+import { type Io, sanitizeLine } from "./output.ts";
+import { LockHeldError } from "../workspace/lock.ts";
+import { WorkspaceNotFoundError } from "../workspace/workspace.ts";
+import { ConversationFileError, ConversationNotFoundError } from "../workspace/conversation_files.ts";
+
+/** The version of jpt, from `deno.json`. */
+export const VERSION: string = denoConfig.version;
+
+/** Where and how the CLI runs; tests pass their own. */
+export interface RunOptions {
+  /** Output streams. */
+  io: Io;
+  /** Environment access. */
+  env: (name: string) => string | undefined;
+  /** The working directory. */
+  cwd: string;
+}
+
+/** Errors that are the user's situation, not a bug: printed as one line. */
+const EXPECTED_ERRORS = [
+  WorkspaceNotFoundError,
+  ConversationNotFoundError,
+  ConversationFileError,
+  LockHeldError,
+];
+
+/**
+ * Runs the jpt command line.
+ *
+ * @param args The arguments after the program name.
+ * @param options Streams, environment and working directory.
+ * @returns The exit code: 0 ok, 1 failure, 2 usage error.
+ */
+export async function runCli(args: string[], options: RunOptions): Promise<number> {
+  const { io } = options;
+  let exitCode: number = ExitCode.ok;
+  const program = buildProgram(options, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(args, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (error instanceof UsageError) {
+      io.err(`error: ${sanitizeLine(error.message)}\n`);
+      return ExitCode.usage;
+    }
+    const verbose = program.opts().verbose === true;
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`error: ${sanitizeLine(message)}\n`);
+    const expected = EXPECTED_ERRORS.some((kind) => error instanceof kind);
+    if (verbose && error instanceof Error && error.stack) {
+      io.err(`${error.stack}\n`);
+    } else if (!expected) {
+      io.err("(run with --verbose for details)\n");
+    }
+    return ExitCode.failure;
+  }
+  return exitCode;
+}
+
+function buildProgram(options: RunOptions, setExitCode: (code: number) => void): Command {
+  const { io } = options;
+  const program = new Command("jpt")
+    .description("Turn summaries and tools for jp conversations (.jp workspaces)")
+    .version(VERSION, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .option("-w, --workspace <dir>", "use the jp workspace at DIR instead of searching upward from here")
+    .option("-v, --verbose", "show details of errors")
+    .showSuggestionAfterError()
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
+
+  const context = (): CliContext => {
+    const globals = program.opts<{ workspace?: string; verbose?: boolean }>();
+    return {
+      io,
+      env: options.env,
+      cwd: options.cwd,
+      workspaceDir: globals.workspace,
+      verbose: globals.verbose === true,
+    };
+  };
+  const jsonOption = () => new Option("--json", "print JSON");
+
+  const conversation = program.command("conversation").alias("c").description("work with conversations");
+  conversation.command("ls")
+    .description("list the conversations of the workspace")
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      const { conversationLsCommand } = await import("./conversation_ls.ts");
+      setExitCode(await conversationLsCommand(context(), { json: opts.json === true }));
+    });
+
+  program.command("turns")
+    .description("list the turns of a conversation with their ids and summaries")
+    .argument("[conversation]", "jp-c<id>, <id>, or a conversation directory (default: most recently activated)")
+    .addOption(jsonOption())
+    .addHelpText(
+      "after",
+      "\nEach line is `# Turn N (<event_id>): <summary>`, numbered from 1. A turn without a\n" +
+        "stored summary shows its first request line, marked [fallback]. --json gives\n" +
+        '[{"index", "event_id", "summary", "fallback"}] with 0-based indices.\n',
+    )
+    .action(async (target: string | undefined, opts: { json?: boolean }) => {
+      const { turnsCommand } = await import("./turns.ts");
+      setExitCode(await turnsCommand(context(), target, { json: opts.json === true }));
+    });
+
+  program.command("check")
+    .description("validate conversations (for CI over committed .jp directories)")
+    .argument("[paths...]", "conversation directories, workspaces, or folders of conversations (default: this workspace)")
+    .addOption(jsonOption())
+    .addHelpText(
+      "after",
+      "\nChecks that every file parses, round-trips byte for byte, is in the form jp writes,\n" +
+        "and keeps jp's invariants. Exits 0 when no conversation has errors, 1 otherwise.\n",
+    )
+    .action(async (paths: string[], opts: { json?: boolean }) => {
+      const { checkCommand } = await import("./check.ts");
+      setExitCode(await checkCommand(context(), paths, { json: opts.json === true }));
+    });
+
+  return program;
+}

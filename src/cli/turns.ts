@@ -1,0 +1,77 @@
+import type { Turn } from "../conversation/turn.ts";
+import { loadConversation, resolveConversation } from "../workspace/conversation_files.ts";
+import { type CliContext, currentWorkspace, mostRecentConversation, optionalWorkspace } from "./context.ts";
+import { ExitCode } from "./errors.ts";
+import { formatJson, sanitizeLine } from "./output.ts";
+
+/** Options of `jpt turns`. */
+export interface TurnsOptions {
+  /** Print JSON instead of the list. */
+  json: boolean;
+}
+
+/** One turn in `jpt turns --json`. */
+export interface TurnRow {
+  /** 0-based turn index. */
+  index: number;
+  /** The `turn_start` event id, or `null`. */
+  event_id: string | null;
+  /** The stored summary, or `null`. */
+  summary: string | null;
+  /** The mechanical fallback, or `null` when the turn has no request text. */
+  fallback: string | null;
+}
+
+/**
+ * `jpt turns [CONVERSATION]`: the rebase-style turn list, `# Turn N
+ * (<event_id>): <summary>`, numbered from 1 as in RFD 126's plan file; a
+ * missing summary shows the fallback marked `[fallback]`.
+ *
+ * @param context The command context.
+ * @param conversation The conversation, or `undefined` for the most recently activated one.
+ * @param options Output options.
+ * @returns The exit code.
+ */
+export async function turnsCommand(
+  context: CliContext,
+  conversation: string | undefined,
+  options: TurnsOptions,
+): Promise<number> {
+  const ref = conversation === undefined
+    ? await mostRecentConversation(await currentWorkspace(context))
+    : await resolveConversation(await optionalWorkspace(context), conversation);
+  if (ref === undefined) {
+    context.io.err("No conversations in this workspace\n");
+    return ExitCode.failure;
+  }
+  const { stream } = await loadConversation(ref);
+  const rows = stream.turns().map(turnRow);
+  context.io.out(options.json ? formatJson(rows) : rows.map(formatTurnLine).join(""));
+  return ExitCode.ok;
+}
+
+function turnRow(turn: Turn): TurnRow {
+  const summary = turn.summary;
+  return {
+    index: turn.index,
+    event_id: turn.id ?? null,
+    summary: summary ?? null,
+    fallback: turn.fallbackSummary() ?? null,
+  };
+}
+
+/**
+ * Formats one line of the turn list.
+ *
+ * @param row The turn.
+ * @returns `# Turn N (<event_id>): <summary>` and a newline, sanitized.
+ */
+export function formatTurnLine(row: TurnRow): string {
+  const id = row.event_id === null ? "" : ` (${sanitizeLine(row.event_id)})`;
+  const label = row.summary !== null
+    ? sanitizeLine(row.summary)
+    : row.fallback !== null
+    ? `[fallback] ${sanitizeLine(row.fallback)}`
+    : "[no summary]";
+  return `# Turn ${row.index + 1}${id}: ${label}\n`;
+}

@@ -1,0 +1,158 @@
+import { parseJsonOrdered } from "./json_parse.ts";
+import { isJsonObject, type JsonObject, type JsonValue } from "./json_value.ts";
+import { writeJsonPretty } from "./json_write.ts";
+
+/** Entry types that are conversation events: they make up turns. */
+export const CONVERSATION_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "turn_start",
+  "chat_request",
+  "chat_response",
+  "tool_call_request",
+  "tool_call_response",
+  "inquiry_request",
+  "inquiry_response",
+]);
+
+/** Own fields of each conversation event type, in the order jp writes them. */
+const EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  turn_start: ["summary"],
+  chat_request: ["content", "schema", "author"],
+  chat_response: ["message", "reasoning", "data"],
+  tool_call_request: ["id", "name", "arguments"],
+  tool_call_response: ["id", "content", "is_error"],
+  inquiry_request: ["id", "source", "question"],
+  inquiry_response: ["id", "answer"],
+};
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * One entry of `events.json`: its exact bytes plus the keys turn structure
+ * needs. Everything else is parsed only when asked for. Entries are
+ * immutable; a change makes a new entry.
+ */
+export class Entry {
+  /** The entry's `type` tag. */
+  readonly type: string;
+  /** The entry's `timestamp`, as stored. */
+  readonly timestamp: string;
+  /** The entry's `event_id`, or `undefined` when missing, `null` or `""`. */
+  readonly eventId: string | undefined;
+  /** The entry's bytes, exactly as they are (or will be) in the file. */
+  readonly bytes: Uint8Array;
+  #data: Record<string, unknown> | undefined;
+
+  /**
+   * @param bytes The entry's JSON bytes.
+   * @param identity The keys already read from those bytes.
+   */
+  constructor(
+    bytes: Uint8Array,
+    identity: { type: string; timestamp: string; eventId: string | undefined },
+  ) {
+    this.bytes = bytes;
+    this.type = identity.type;
+    this.timestamp = identity.timestamp;
+    this.eventId = identity.eventId;
+  }
+
+  /**
+   * Builds an entry from an order-preserving object, serialized as jp's
+   * writer does (see {@linkcode canonicalEntryTree} for the key order).
+   *
+   * @param tree The entry object; it must have string `type` and `timestamp`.
+   * @returns The new entry.
+   */
+  static fromTree(tree: JsonObject): Entry {
+    const canonical = canonicalEntryTree(tree);
+    const type = canonical.get("type");
+    const timestamp = canonical.get("timestamp");
+    const eventId = canonical.get("event_id");
+    if (typeof type !== "string" || typeof timestamp !== "string") {
+      throw new TypeError("An entry needs a string \"type\" and \"timestamp\"");
+    }
+    return new Entry(encoder.encode(writeJsonPretty(canonical, 1)), {
+      type,
+      timestamp,
+      eventId: typeof eventId === "string" && eventId !== "" ? eventId : undefined,
+    });
+  }
+
+  /** Whether this entry is a conversation event (part of a turn). */
+  get isConversationEvent(): boolean {
+    return CONVERSATION_EVENT_TYPES.has(this.type);
+  }
+
+  /**
+   * The entry as a plain object (`JSON.parse` semantics), parsed once.
+   *
+   * @returns The parsed entry; do not mutate it.
+   */
+  data(): Record<string, unknown> {
+    this.#data ??= JSON.parse(this.text()) as Record<string, unknown>;
+    return this.#data;
+  }
+
+  /**
+   * The entry as an order-preserving tree that keeps number text, for
+   * rewriting it.
+   *
+   * @returns A fresh tree the caller may change.
+   */
+  tree(): JsonObject {
+    const value = parseJsonOrdered(this.text());
+    if (!isJsonObject(value)) throw new TypeError("An entry must be an object");
+    return value;
+  }
+
+  /**
+   * The entry's JSON text.
+   *
+   * @returns The bytes decoded as UTF-8.
+   */
+  text(): string {
+    return decoder.decode(this.bytes);
+  }
+}
+
+/**
+ * Orders an entry's keys as jp's writer does: `event_id` first; for
+ * conversation events then `timestamp`, `type`, the type's own fields and
+ * `metadata` when non-empty, dropping keys jp does not know (jp drops them
+ * too); for every other entry type (config deltas, compactions, overlays,
+ * unknown types) the remaining keys in their existing order.
+ *
+ * @param tree An entry object.
+ * @returns A new object with jp's key order.
+ */
+export function canonicalEntryTree(tree: JsonObject): JsonObject {
+  const out: JsonObject = new Map();
+  const eventId = tree.get("event_id");
+  if (typeof eventId === "string" && eventId !== "") out.set("event_id", eventId);
+  const type = tree.get("type");
+  const fields = typeof type === "string" ? EVENT_FIELDS[type] : undefined;
+  if (fields === undefined) {
+    for (const [key, value] of tree) if (key !== "event_id") out.set(key, value);
+    return out;
+  }
+  copy(tree, out, "timestamp");
+  copy(tree, out, "type");
+  if (type === "chat_response") {
+    const kind = fields.find((field) => tree.has(field));
+    if (kind !== undefined) copy(tree, out, kind);
+  } else {
+    for (const field of fields) copy(tree, out, field);
+    if (type === "tool_call_request" && !out.has("arguments")) {
+      out.set("arguments", new Map());
+    }
+  }
+  const metadata = tree.get("metadata");
+  if (isJsonObject(metadata) && metadata.size > 0) out.set("metadata", metadata);
+  return out;
+}
+
+function copy(from: JsonObject, to: JsonObject, key: string): void {
+  const value: JsonValue | undefined = from.get(key);
+  if (value !== undefined) to.set(key, value);
+}

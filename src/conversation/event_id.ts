@@ -1,0 +1,40 @@
+/**
+ * Event ids (RFD 097): any non-empty string is accepted; new ids are seven
+ * characters of `[0-9a-z]` drawn from crypto randomness without bias.
+ *
+ * @module
+ */
+
+const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+/** Length of a generated event id. */
+export const EVENT_ID_LENGTH = 7;
+
+/**
+ * Generates an event id that is not in `taken`, and adds it there.
+ *
+ * @example
+ * ```ts
+ * import { generateEventId } from "./event_id.ts";
+ * const taken = new Set<string>();
+ * const id = generateEventId(taken);
+ * console.log(id.length, taken.has(id)); // 7 true
+ * ```
+ *
+ * @param taken Ids already used or issued in the stream.
+ * @returns A fresh id.
+ */
+export function generateEventId(taken: Set<string>): string {
+  while (true) {
+    let id = "";
+    while (id.length < EVENT_ID_LENGTH) {
+      for (const byte of crypto.getRandomValues(new Uint8Array(16))) {
+        // 252 = 7 * 36: rejecting bytes above it keeps every character equally likely.
+        if (byte < 252 && id.length < EVENT_ID_LENGTH) id += ALPHABET[byte % 36];
+      }
+    }
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}

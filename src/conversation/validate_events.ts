@@ -1,0 +1,196 @@
+import { isUrlSafeBase64Text, undecodableLeaves } from "./base64_field.ts";
+import { canonicalEntryTree, type Entry } from "./entry.ts";
+import { readEvent } from "./events.ts";
+import { EventsSyntaxError } from "./scan_events.ts";
+import { ConversationStream } from "./stream.ts";
+import { MAX_SUMMARY_CHARS } from "./summary_text.ts";
+import { isValidTimestamp } from "./timestamp.ts";
+import { writeJsonPretty } from "./json_write.ts";
+
+/** What validation found: errors make jp fail or lose data; warnings do not. */
+export interface ValidationReport {
+  /** Problems that make the file invalid for jp or for turn summaries. */
+  errors: string[];
+  /** Oddities jp tolerates or repairs on its own. */
+  warnings: string[];
+}
+
+/** Options for {@linkcode validateEvents}. */
+export interface ValidateEventsOptions {
+  /** `true` when the conversation has no `base_config.json` (G0-G2 layout). */
+  legacyLayout: boolean;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Validates the bytes of an `events.json` file: it parses; it serializes back
+ * to the same bytes; it is exactly what jp's writer would write for it (the
+ * first differing byte and entry are reported otherwise); every entry has a
+ * valid `timestamp` and `type`; event ids are unique; summaries are one line
+ * of at most 60 characters; known events have their required fields; base64
+ * fields decode (URL-safe base64 from older jp is a warning); the turn
+ * structure is sane.
+ *
+ * @param bytes The file.
+ * @param options The conversation's layout.
+ * @returns Errors and warnings, each a sentence naming the entry involved.
+ */
+export function validateEvents(bytes: Uint8Array, options: ValidateEventsOptions): ValidationReport {
+  const report: ValidationReport = { errors: [], warnings: [] };
+  let stream: ConversationStream;
+  try {
+    stream = ConversationStream.parse(bytes);
+  } catch (error) {
+    if (error instanceof EventsSyntaxError) {
+      report.errors.push(error.message);
+      return report;
+    }
+    throw error;
+  }
+  checkRoundTrip(bytes, stream, report);
+  checkCanonicalForm(bytes, stream, report);
+  checkEntries(stream, report);
+  checkTurns(stream, report, options);
+  return report;
+}
+
+function checkRoundTrip(bytes: Uint8Array, stream: ConversationStream, report: ValidationReport): void {
+  const again = stream.serialize();
+  const at = firstDifference(bytes, again);
+  if (at !== undefined) {
+    report.errors.push(`Round trip changes the file at byte ${at}${entryAt(bytes, stream, at)}`);
+  }
+}
+
+function checkCanonicalForm(bytes: Uint8Array, stream: ConversationStream, report: ValidationReport): void {
+  const entries = stream.entries;
+  const parts: string[] = [];
+  try {
+    for (const entry of entries) parts.push(writeJsonPretty(canonicalEntryTree(entry.tree()), 1));
+  } catch (error) {
+    report.errors.push(`Cannot re-serialize: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  const canonical = encoder.encode(parts.length === 0 ? "[]\n" : `[\n  ${parts.join(",\n  ")}\n]\n`);
+  const at = firstDifference(bytes, canonical);
+  if (at !== undefined) {
+    report.errors.push(
+      `Not in the form jp writes: jp would rewrite it from byte ${at}${entryAt(bytes, stream, at)}`,
+    );
+  }
+}
+
+function checkEntries(stream: ConversationStream, report: ValidationReport): void {
+  for (const duplicate of stream.duplicateEventIds()) {
+    report.errors.push(`Event id ${JSON.stringify(duplicate)} is used by more than one entry`);
+  }
+  stream.entries.forEach((entry, index) => {
+    const name = `Entry ${index} (${entry.type})`;
+    if (!isValidTimestamp(entry.timestamp)) {
+      report.errors.push(`${name} has an invalid timestamp ${JSON.stringify(entry.timestamp)}`);
+    }
+    let event;
+    try {
+      event = readEvent(entry);
+    } catch (error) {
+      report.errors.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    const data = entry.data();
+    if (entry.isConversationEvent && data.metadata !== undefined) {
+      for (const leaf of undecodableLeaves(data.metadata)) {
+        report.errors.push(`${name} has a metadata string that is not base64 of UTF-8: ${preview(leaf)}`);
+      }
+    }
+    if (event?.type === "turn_start") checkSummary(name, data.summary, report);
+    if (event?.type === "tool_call_request") {
+      for (const leaf of undecodableLeaves(data.arguments ?? {})) {
+        report.errors.push(`${name} has an argument string that is not base64 of UTF-8: ${preview(leaf)}`);
+      }
+    }
+    if (event?.type === "tool_call_response") {
+      const content = data.content as string;
+      if (undecodableLeaves(content).length > 0) {
+        if (isUrlSafeBase64Text(content)) {
+          report.warnings.push(`${name} content is URL-safe base64 (written by jp before 2026-03-05); jp shows it undecoded`);
+        } else {
+          report.errors.push(`${name} content is not base64 of UTF-8: ${preview(content)}`);
+        }
+      }
+    }
+  });
+}
+
+function checkSummary(name: string, summary: unknown, report: ValidationReport): void {
+  if (summary === undefined) return;
+  if (typeof summary !== "string") {
+    report.errors.push(`${name} has a summary that is not a string`);
+    return;
+  }
+  if (/[\n\r\u2028\u2029]/.test(summary)) report.errors.push(`${name} has a summary of more than one line`);
+  const length = Array.from(summary).length;
+  if (length > MAX_SUMMARY_CHARS) {
+    report.errors.push(`${name} has a summary of ${length} characters (at most ${MAX_SUMMARY_CHARS})`);
+  }
+  if (summary.trim() === "") report.errors.push(`${name} has a blank summary`);
+}
+
+function checkTurns(stream: ConversationStream, report: ValidationReport, options: ValidateEventsOptions): void {
+  const entries = stream.entries;
+  if (options.legacyLayout && entries.length > 0 && entries[0]!.type !== "config_delta") {
+    report.errors.push("Entry 0 must be a config_delta in a conversation without base_config.json");
+  }
+  warnUnpaired(entries, "tool_call", "Tool call", "jp marks it interrupted", report);
+  warnUnpaired(entries, "inquiry", "Inquiry", "jp drops it", report);
+  for (const turn of stream.turns()) {
+    if (!turn.events.some((event) => event.type === "chat_request")) {
+      const where = turn.id === undefined ? "" : ` (${turn.id})`;
+      report.warnings.push(`Turn at index ${turn.index}${where} has no chat_request`);
+    }
+  }
+}
+
+/** Warns about requests without a response and responses without a request. */
+function warnUnpaired(
+  entries: readonly Entry[],
+  kind: "tool_call" | "inquiry",
+  label: string,
+  requestFate: string,
+  report: ValidationReport,
+): void {
+  const requests = new Set<string>();
+  const responses = new Set<string>();
+  for (const entry of entries) {
+    if (entry.type === `${kind}_request`) requests.add(String(entry.data().id));
+    if (entry.type === `${kind}_response`) responses.add(String(entry.data().id));
+  }
+  for (const id of responses) {
+    if (!requests.has(id)) report.warnings.push(`${label} response ${JSON.stringify(id)} answers no request (jp drops it)`);
+  }
+  for (const id of requests) {
+    if (!responses.has(id)) report.warnings.push(`${label} request ${JSON.stringify(id)} has no response (${requestFate})`);
+  }
+}
+
+function firstDifference(a: Uint8Array, b: Uint8Array): number | undefined {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? undefined : length;
+}
+
+function entryAt(file: Uint8Array, stream: ConversationStream, offset: number): string {
+  // Entries of a parsed file are views into it, so their offsets are known.
+  const entries = stream.entries;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    const start = entry.bytes.byteOffset - file.byteOffset;
+    if (offset < start) return ` (before entry ${i})`;
+    if (offset < start + entry.bytes.length) return ` (entry ${i})`;
+  }
+  return " (after the last entry)";
+}
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}

@@ -1,0 +1,222 @@
+import { basename, join, resolve } from "node:path";
+import { ConversationMetadata } from "../conversation/metadata.ts";
+import { ConversationStream } from "../conversation/stream.ts";
+import { writeFileAtomic } from "./atomic_write.ts";
+import { idFromDirName, parseConversationId } from "./conversation_id.ts";
+import { ConversationLock } from "./lock.ts";
+import type { StorageRoot, Workspace } from "./workspace.ts";
+
+/** A conversation file could not be read or parsed; names the file. */
+export class ConversationFileError extends Error {
+  /** The file involved. */
+  readonly path: string;
+
+  /**
+   * @param path The file involved.
+   * @param cause What went wrong.
+   */
+  constructor(path: string, cause: unknown) {
+    super(`Cannot read "${path}": ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "ConversationFileError";
+    this.path = path;
+  }
+}
+
+/** One copy of a conversation on disk. */
+export interface ConversationCopy {
+  /** The root holding it; `undefined` for a directory given by path. */
+  root: StorageRoot | undefined;
+  /** The conversation directory. */
+  dir: string;
+}
+
+/** A conversation known by id, with every copy of it. */
+export interface ConversationRef {
+  /** The id (deciseconds, decimal text). */
+  id: string;
+  /** Every copy, user-local first. */
+  copies: ConversationCopy[];
+}
+
+/** A conversation read from disk. */
+export interface LoadedConversation {
+  /** Which conversation. */
+  ref: ConversationRef;
+  /** The copy the events were read from (the newer one, as jp picks it). */
+  source: ConversationCopy;
+  /** The event stream. */
+  stream: ConversationStream;
+  /** The metadata (from the copy whose `metadata.json` is newer). */
+  metadata: ConversationMetadata;
+}
+
+/** The conversation named by the user does not exist. */
+export class ConversationNotFoundError extends Error {
+  /**
+   * @param what What the user named.
+   */
+  constructor(what: string) {
+    super(`No conversation "${what}" in this workspace`);
+    this.name = "ConversationNotFoundError";
+  }
+}
+
+/**
+ * Lists the conversations of a workspace.
+ *
+ * @param workspace The workspace.
+ * @returns Every conversation, ordered by id.
+ */
+export async function listConversations(workspace: Workspace): Promise<ConversationRef[]> {
+  const dirs = await workspace.conversationDirs();
+  return [...dirs.entries()]
+    .map(([id, copies]) => ({ id, copies }))
+    .sort((a, b) => compareIds(a.id, b.id));
+}
+
+/**
+ * Finds a conversation from what the user typed: `jp-c<id>`, `<id>`, or the
+ * path of a conversation directory.
+ *
+ * @param workspace The workspace, when there is one.
+ * @param what The user's text.
+ * @returns The conversation.
+ * @throws {ConversationNotFoundError} When nothing matches.
+ */
+export async function resolveConversation(
+  workspace: Workspace | undefined,
+  what: string,
+): Promise<ConversationRef> {
+  const id = parseConversationId(what);
+  if (id !== undefined && workspace !== undefined) {
+    const copies = (await workspace.conversationDirs()).get(id);
+    if (copies !== undefined) return { id, copies };
+  }
+  const dir = resolve(what);
+  if (await isFile(join(dir, "events.json"))) {
+    const dirId = idFromDirName(basename(dir)) ?? basename(dir);
+    if (workspace !== undefined) {
+      const copies = (await workspace.conversationDirs()).get(dirId);
+      const known = copies?.find((copy) => resolve(copy.dir) === dir);
+      if (copies !== undefined && known !== undefined) return { id: dirId, copies };
+    }
+    return { id: dirId, copies: [{ root: undefined, dir }] };
+  }
+  throw new ConversationNotFoundError(what);
+}
+
+/**
+ * Reads a conversation: the events from the copy whose `events.json` or
+ * `base_config.json` is newer (ties go to user-local), the metadata from the
+ * copy whose `metadata.json` is newer.
+ *
+ * @param ref The conversation.
+ * @returns The loaded conversation.
+ * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
+ */
+export async function loadConversation(ref: ConversationRef): Promise<LoadedConversation> {
+  const source = await newestCopy(ref.copies, ["events.json", "base_config.json"]);
+  const stream = await readWith(join(source.dir, "events.json"), ConversationStream.parse);
+  return { ref, source, stream, metadata: await loadMetadata(ref) };
+}
+
+/**
+ * Reads only a conversation's metadata, from the copy whose `metadata.json`
+ * is newer.
+ *
+ * @param ref The conversation.
+ * @returns The metadata.
+ * @throws {ConversationFileError} When the file cannot be read or parsed.
+ */
+export async function loadMetadata(ref: ConversationRef): Promise<ConversationMetadata> {
+  const copy = await newestCopy(ref.copies, ["metadata.json"]);
+  return await readWith(join(copy.dir, "metadata.json"), ConversationMetadata.parse);
+}
+
+/**
+ * Writes a conversation's metadata and events to every copy, atomically and
+ * in jp's order (`metadata.json`, then `events.json`), skipping files whose
+ * bytes would not change. The caller must hold the conversation lock.
+ *
+ * @param conversation The conversation, with its changed stream or metadata.
+ * @returns The files that were written.
+ */
+export async function saveConversation(conversation: LoadedConversation): Promise<string[]> {
+  const written: string[] = [];
+  const metadata = conversation.metadata.serialize();
+  const events = conversation.stream.serialize();
+  for (const copy of conversation.ref.copies) {
+    for (const [name, bytes] of [["metadata.json", metadata], ["events.json", events]] as const) {
+      const path = join(copy.dir, name);
+      if (await writeFileAtomic(path, bytes)) written.push(path);
+    }
+  }
+  return written;
+}
+
+/**
+ * Takes a conversation's lock without waiting.
+ *
+ * @param workspace The workspace, or `undefined` for a directory given by path
+ *   (its lock then lives in a `locks/` folder beside the conversation folder's parent).
+ * @param ref The conversation.
+ * @returns The held lock.
+ * @throws {LockHeldError} When another process holds it.
+ */
+export async function lockConversation(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+): Promise<ConversationLock> {
+  const path = workspace !== undefined && ref.copies.some((copy) => copy.root !== undefined)
+    ? await workspace.lockPath(ref.id)
+    : join(ref.copies[0]!.dir, "..", "..", "locks", `jp-c${ref.id}.lock`);
+  return await ConversationLock.acquire(path);
+}
+
+async function readWith<T>(path: string, parse: (bytes: Uint8Array) => T): Promise<T> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (error) {
+    throw new ConversationFileError(path, error instanceof Deno.errors.NotFound ? "file not found" : error);
+  }
+  try {
+    return parse(bytes);
+  } catch (error) {
+    throw new ConversationFileError(path, error);
+  }
+}
+
+async function newestCopy(copies: ConversationCopy[], files: string[]): Promise<ConversationCopy> {
+  let best = copies[0]!;
+  let bestTime = -Infinity;
+  for (const copy of copies) {
+    let time = -Infinity;
+    for (const file of files) {
+      try {
+        time = Math.max(time, (await Deno.stat(join(copy.dir, file))).mtime?.getTime() ?? -Infinity);
+      } catch {
+        // A missing file does not make the copy newer.
+      }
+    }
+    if (time > bestTime) {
+      best = copy;
+      bestTime = time;
+    }
+  }
+  return best;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function compareIds(a: string, b: string): number {
+  const x = BigInt(/^-?\d+$/.test(a) ? a : "0");
+  const y = BigInt(/^-?\d+$/.test(b) ? b : "0");
+  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,209 @@
+import { join, resolve } from "node:path";
+import { idFromDirName } from "./conversation_id.ts";
+
+/** Name of jp's workspace directory. */
+export const STORAGE_DIR = ".jp";
+
+/** Reads an environment variable; replaceable in tests. */
+export type EnvReader = (name: string) => string | undefined;
+
+/** The two places a conversation can be stored (storage reference 1.5). */
+export type StorageRootKind = "workspace" | "user";
+
+/** One conversation storage root. */
+export interface StorageRoot {
+  /** Which root this is. */
+  kind: StorageRootKind;
+  /** The directory holding `conversations/` and `locks/`. */
+  dir: string;
+}
+
+/** No `.jp` directory was found. */
+export class WorkspaceNotFoundError extends Error {
+  /**
+   * @param from Where the search started.
+   */
+  constructor(from: string) {
+    super(`No jp workspace (a ".jp" directory) found in "${from}" or any parent`);
+    this.name = "WorkspaceNotFoundError";
+  }
+}
+
+/** A jp workspace: the directory holding `.jp/`, and its user-local silo. */
+export class Workspace {
+  /** The workspace root (the directory containing `.jp`). */
+  readonly root: string;
+  /** The workspace id from `.jp/.id`, when the file exists. */
+  readonly id: string | undefined;
+  /** The user-local silo directory, when one exists for this workspace. */
+  readonly userDir: string | undefined;
+
+  private constructor(root: string, id: string | undefined, userDir: string | undefined) {
+    this.root = root;
+    this.id = id;
+    this.userDir = userDir;
+  }
+
+  /**
+   * Opens the workspace whose root is `root` (the directory containing `.jp`).
+   *
+   * @param root The workspace root.
+   * @param env Environment access (for `JP_USER_DATA_DIR` and friends).
+   * @returns The workspace.
+   * @throws {WorkspaceNotFoundError} When `root/.jp` is not a directory.
+   */
+  static async open(root: string, env: EnvReader = Deno.env.get): Promise<Workspace> {
+    const absolute = resolve(root);
+    if (!(await isDirectory(join(absolute, STORAGE_DIR)))) {
+      throw new WorkspaceNotFoundError(absolute);
+    }
+    const id = await readWorkspaceId(join(absolute, STORAGE_DIR, ".id"));
+    const userDir = id === undefined ? undefined : await findSilo(userDataDir(env), id);
+    return new Workspace(absolute, id, userDir);
+  }
+
+  /**
+   * Finds the workspace by walking up from `from` to the first directory
+   * containing `.jp`.
+   *
+   * @param from Where to start.
+   * @param env Environment access.
+   * @returns The workspace.
+   * @throws {WorkspaceNotFoundError} When no parent has a `.jp` directory.
+   */
+  static async find(from: string, env: EnvReader = Deno.env.get): Promise<Workspace> {
+    let dir = resolve(from);
+    while (true) {
+      if (await isDirectory(join(dir, STORAGE_DIR))) return await Workspace.open(dir, env);
+      const parent = resolve(dir, "..");
+      if (parent === dir) throw new WorkspaceNotFoundError(resolve(from));
+      dir = parent;
+    }
+  }
+
+  /** The `.jp` directory. */
+  get storageDir(): string {
+    return join(this.root, STORAGE_DIR);
+  }
+
+  /** The storage roots, user-local first (jp's preference on ties). */
+  get roots(): StorageRoot[] {
+    const roots: StorageRoot[] = [];
+    if (this.userDir !== undefined) roots.push({ kind: "user", dir: this.userDir });
+    roots.push({ kind: "workspace", dir: this.storageDir });
+    return roots;
+  }
+
+  /**
+   * Lists the conversation directories of every root (dot-directories,
+   * non-directories and names that are not ids are skipped).
+   *
+   * @returns Per conversation id, the directories holding it.
+   */
+  async conversationDirs(): Promise<Map<string, Array<{ root: StorageRoot; dir: string }>>> {
+    const found = new Map<string, Array<{ root: StorageRoot; dir: string }>>();
+    for (const root of this.roots) {
+      const base = join(root.dir, "conversations");
+      let listing: Deno.DirEntry[];
+      try {
+        listing = await Array.fromAsync(Deno.readDir(base));
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) continue;
+        throw error;
+      }
+      listing.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+      for (const item of listing) {
+        if (item.name.startsWith(".") || !item.isDirectory) continue;
+        const id = idFromDirName(item.name);
+        if (id === undefined) continue;
+        const list = found.get(id) ?? [];
+        list.push({ root, dir: join(base, item.name) });
+        found.set(id, list);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The lock file of a conversation: an existing one (user-local first, then
+   * the workspace), else one in the user-local silo when it exists, else in
+   * `.jp`.
+   *
+   * @param id The conversation id.
+   * @returns The lock file path.
+   */
+  async lockPath(id: string): Promise<string> {
+    const name = `jp-c${id}.lock`;
+    const candidates = this.roots.map((root) => join(root.dir, "locks", name));
+    for (const candidate of candidates) {
+      if (await exists(candidate)) return candidate;
+    }
+    return candidates[0]!;
+  }
+}
+
+/**
+ * jp's user data directory: `$JP_USER_DATA_DIR`, else `$XDG_DATA_HOME/jp` when
+ * absolute, else the platform's local data directory for `jp`.
+ *
+ * @param env Environment access.
+ * @returns The directory, or `undefined` when no home directory is known.
+ */
+export function userDataDir(env: EnvReader = Deno.env.get): string | undefined {
+  const explicit = env("JP_USER_DATA_DIR");
+  if (explicit) return explicit;
+  const xdg = env("XDG_DATA_HOME");
+  if (xdg && xdg.startsWith("/")) return join(xdg, "jp");
+  if (Deno.build.os === "windows") {
+    const local = env("LOCALAPPDATA");
+    return local ? join(local, "jp", "data") : undefined;
+  }
+  const home = env("HOME");
+  if (!home) return undefined;
+  return Deno.build.os === "darwin"
+    ? join(home, "Library", "Application Support", "jp")
+    : join(home, ".local", "share", "jp");
+}
+
+async function findSilo(dataDir: string | undefined, workspaceId: string): Promise<string | undefined> {
+  if (dataDir === undefined) return undefined;
+  const base = join(dataDir, "workspace");
+  try {
+    for await (const item of Deno.readDir(base)) {
+      if (!item.isDirectory) continue;
+      if (item.name === workspaceId || item.name.endsWith(`-${workspaceId}`)) {
+        return join(base, item.name);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return undefined;
+}
+
+async function readWorkspaceId(path: string): Promise<string | undefined> {
+  try {
+    const lines = (await Deno.readTextFile(path)).split("\n").map((line) => line.trim()).filter((line) => line !== "");
+    return lines.at(-1);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
