@@ -56,7 +56,7 @@ export function normalizeTurnSummary(text: string): string | undefined {
     summary = summary.replace(LEADING_MARKUP, "");
     for (const [open, close] of WRAPPERS) {
       if (
-        summary.length > open.length + close.length &&
+        summary.length >= open.length + close.length &&
         summary.startsWith(open) && summary.endsWith(close)
       ) {
         summary = summary.slice(open.length, -close.length).trim();

@@ -1,0 +1,57 @@
+/**
+ * Runs the real entry point (`main.ts`) in a child process and captures what
+ * it prints, as a user would see it.
+ *
+ * @module
+ */
+
+import { MAIN_TS } from "./paths.ts";
+
+/** What a CLI run produced. */
+export interface CliResult {
+  /** Exit code. */
+  code: number;
+  /** Standard output. */
+  stdout: string;
+  /** Standard error. */
+  stderr: string;
+}
+
+/** Options for {@linkcode runJpt}. */
+export interface RunJptOptions {
+  /** Working directory. */
+  cwd?: string;
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+  /** Run this file instead of `main.ts` (the bundle). */
+  entry?: string;
+  /** Text piped to standard input. */
+  stdin?: string;
+}
+
+/**
+ * Runs `deno run -A main.ts ...args`.
+ *
+ * @param args The jpt arguments.
+ * @param options Working directory, environment, entry file.
+ * @returns Exit code and output.
+ */
+export async function runJpt(args: string[], options: RunJptOptions = {}): Promise<CliResult> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", options.entry ?? MAIN_TS, ...args],
+    cwd: options.cwd ?? Deno.cwd(),
+    env: { NO_COLOR: "1", TZ: "UTC", ...options.env },
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const child = command.spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decoder = new TextDecoder();
+  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+}

@@ -1,0 +1,52 @@
+/**
+ * Paths the tests use, resolved from this file (never from the working
+ * directory), and the shared real-jp fixtures when they are present.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+
+/** The repository root. */
+export const REPO_ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The entry point the CLI tests run. */
+export const MAIN_TS: string = join(REPO_ROOT, "main.ts");
+
+/**
+ * A path inside `testdata/`.
+ *
+ * @param parts Path segments below `testdata/`.
+ * @returns The absolute path.
+ */
+export function testdata(...parts: string[]): string {
+  return join(REPO_ROOT, "testdata", ...parts);
+}
+
+/** The real jp conversations in `../shared/fixtures`, or `undefined` when absent. */
+export const FIXTURES_DIR: string | undefined = (() => {
+  const dir = join(REPO_ROOT, "..", "shared", "fixtures", "jp-conversations");
+  try {
+    return Deno.statSync(dir).isDirectory ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+if (FIXTURES_DIR === undefined) {
+  console.log("SKIP: ../shared/fixtures/jp-conversations not found; tests on real jp conversations are skipped");
+}
+
+/**
+ * The real fixture conversation directories (empty when the fixtures are absent).
+ *
+ * @returns Absolute directory paths, sorted.
+ */
+export function fixtureConversations(): string[] {
+  if (FIXTURES_DIR === undefined) return [];
+  return [...Deno.readDirSync(FIXTURES_DIR)]
+    .filter((item) => item.isDirectory)
+    .map((item) => join(FIXTURES_DIR!, item.name))
+    .sort();
+}
