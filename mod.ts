@@ -16,7 +16,11 @@
 
 export { ConversationStream } from "./src/conversation/stream.ts";
 export { Turn } from "./src/conversation/turn.ts";
-export { canonicalEntryTree, CONVERSATION_EVENT_TYPES, Entry } from "./src/conversation/entry.ts";
+export {
+  canonicalEntryTree,
+  CONVERSATION_EVENT_TYPES,
+  Entry,
+} from "./src/conversation/entry.ts";
 export { EventsSyntaxError } from "./src/conversation/scan_events.ts";
 export {
   type ChatRequestEvent,
@@ -37,9 +41,17 @@ export {
   normalizeTurnSummary,
 } from "./src/conversation/summary_text.ts";
 export { ConversationMetadata } from "./src/conversation/metadata.ts";
-export { type ValidationReport, validateEvents } from "./src/conversation/validate_events.ts";
+export {
+  validateEvents,
+  type ValidationReport,
+} from "./src/conversation/validate_events.ts";
 export { generateEventId } from "./src/conversation/event_id.ts";
 export { formatTimestamp } from "./src/conversation/timestamp.ts";
-export { isJsonObject, type JsonObject, JsonNumber, type JsonValue } from "./src/conversation/json_value.ts";
+export {
+  isJsonObject,
+  JsonNumber,
+  type JsonObject,
+  type JsonValue,
+} from "./src/conversation/json_value.ts";
 export { parseJsonOrdered } from "./src/conversation/json_parse.ts";
 export { writeJsonPretty } from "./src/conversation/json_write.ts";

@@ -1,5 +1,13 @@
-import { type EnvReader, Workspace, WorkspaceNotFoundError } from "../workspace/workspace.ts";
-import { type ConversationRef, listConversations, loadMetadata } from "../workspace/conversation_files.ts";
+import {
+  type EnvReader,
+  Workspace,
+  WorkspaceNotFoundError,
+} from "../workspace/workspace.ts";
+import {
+  type ConversationRef,
+  listConversations,
+  loadMetadata,
+} from "../workspace/conversation_files.ts";
 import { compareTimestamps } from "../conversation/timestamp.ts";
 import type { Io } from "./output.ts";
 
@@ -25,7 +33,9 @@ export interface CliContext {
  * @returns The workspace.
  * @throws {WorkspaceNotFoundError} When there is none.
  */
-export async function currentWorkspace(context: CliContext): Promise<Workspace> {
+export async function currentWorkspace(
+  context: CliContext,
+): Promise<Workspace> {
   return context.workspaceDir === undefined
     ? await Workspace.find(context.cwd, context.env)
     : await Workspace.open(context.workspaceDir, context.env);
@@ -39,11 +49,16 @@ export async function currentWorkspace(context: CliContext): Promise<Workspace> 
  * @param context The command context.
  * @returns The workspace, if any.
  */
-export async function optionalWorkspace(context: CliContext): Promise<Workspace | undefined> {
+export async function optionalWorkspace(
+  context: CliContext,
+): Promise<Workspace | undefined> {
   try {
     return await currentWorkspace(context);
   } catch (error) {
-    if (error instanceof WorkspaceNotFoundError && context.workspaceDir === undefined) return undefined;
+    if (
+      error instanceof WorkspaceNotFoundError &&
+      context.workspaceDir === undefined
+    ) return undefined;
     throw error;
   }
 }
@@ -55,7 +70,9 @@ export async function optionalWorkspace(context: CliContext): Promise<Workspace 
  * @param workspace The workspace.
  * @returns The conversation, or `undefined` when there are none.
  */
-export async function mostRecentConversation(workspace: Workspace): Promise<ConversationRef | undefined> {
+export async function mostRecentConversation(
+  workspace: Workspace,
+): Promise<ConversationRef | undefined> {
   let best: { ref: ConversationRef; at: string } | undefined;
   for (const ref of await listConversations(workspace)) {
     let at: string;
@@ -64,7 +81,9 @@ export async function mostRecentConversation(workspace: Workspace): Promise<Conv
     } catch {
       continue;
     }
-    if (best === undefined || compareTimestamps(at, best.at) >= 0) best = { ref, at };
+    if (best === undefined || compareTimestamps(at, best.at) >= 0) {
+      best = { ref, at };
+    }
   }
   return best?.ref;
 }

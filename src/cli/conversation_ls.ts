@@ -1,5 +1,9 @@
 import { formatConversationId } from "../workspace/conversation_id.ts";
-import { type ConversationRef, listConversations, loadConversation } from "../workspace/conversation_files.ts";
+import {
+  type ConversationRef,
+  listConversations,
+  loadConversation,
+} from "../workspace/conversation_files.ts";
 import { type CliContext, currentWorkspace } from "./context.ts";
 import { ExitCode } from "./errors.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
@@ -30,7 +34,10 @@ export interface ConversationRow {
  * @param options `json` for machine-readable output.
  * @returns The exit code (1 when a conversation could not be read; the rest are still listed).
  */
-export async function conversationLsCommand(context: CliContext, options: { json: boolean }): Promise<number> {
+export async function conversationLsCommand(
+  context: CliContext,
+  options: { json: boolean },
+): Promise<number> {
   const workspace = await currentWorkspace(context);
   const rows: ConversationRow[] = [];
   let failed = false;
@@ -39,7 +46,11 @@ export async function conversationLsCommand(context: CliContext, options: { json
       rows.push(await conversationRow(ref));
     } catch (error) {
       failed = true;
-      context.io.err(`error: ${sanitizeLine(error instanceof Error ? error.message : String(error))}\n`);
+      context.io.err(
+        `error: ${
+          sanitizeLine(error instanceof Error ? error.message : String(error))
+        }\n`,
+      );
     }
   }
   context.io.out(options.json ? formatJson(rows) : formatTable(rows));
@@ -55,7 +66,9 @@ async function conversationRow(ref: ConversationRef): Promise<ConversationRow> {
     turns: stream.turns().length,
     last_activity: last ?? metadata.lastActivatedAt,
     last_activated_at: metadata.lastActivatedAt,
-    roots: ref.copies.flatMap((copy) => copy.root === undefined ? [] : [copy.root.kind]),
+    roots: ref.copies.flatMap((copy) =>
+      copy.root === undefined ? [] : [copy.root.kind]
+    ),
     path: source.dir,
   };
 }
@@ -70,8 +83,12 @@ function formatTable(rows: ConversationRow[]): string {
     row.roots.join("+"),
     sanitizeLine(row.title ?? ""),
   ]);
-  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((cell) => cell[i]!.length)));
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...cells.map((cell) => cell[i]!.length))
+  );
   const line = (cell: string[]) =>
-    cell.map((value, i) => i === cell.length - 1 ? value : value.padEnd(widths[i]!)).join("  ").trimEnd() + "\n";
+    cell.map((value, i) =>
+      i === cell.length - 1 ? value : value.padEnd(widths[i]!)
+    ).join("  ").trimEnd() + "\n";
   return line(header) + cells.map(line).join("");
 }

@@ -37,7 +37,9 @@ export function processIo(): Io {
 
 function writeAll(stream: typeof Deno.stdout, bytes: Uint8Array): void {
   let written = 0;
-  while (written < bytes.length) written += stream.writeSync(bytes.subarray(written));
+  while (written < bytes.length) {
+    written += stream.writeSync(bytes.subarray(written));
+  }
 }
 
 /**
@@ -48,7 +50,10 @@ function writeAll(stream: typeof Deno.stdout, bytes: Uint8Array): void {
  * @returns Printable single-line text.
  */
 export function sanitizeLine(text: string): string {
-  return stripControlCharacters(text).replace(/[\t\n\r\u2028\u2029\u0085]+/g, " ");
+  return stripControlCharacters(text).replace(
+    /[\t\n\r\u2028\u2029\u0085]+/g,
+    " ",
+  );
 }
 
 /**

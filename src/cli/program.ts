@@ -1,11 +1,14 @@
 import { Command, CommanderError, Option } from "commander";
 import denoConfig from "../../deno.json" with { type: "json" };
-import { type CliContext } from "./context.ts";
+import type { CliContext } from "./context.ts";
 import { ExitCode, UsageError } from "./errors.ts";
 import { type Io, sanitizeLine } from "./output.ts";
 import { LockHeldError } from "../workspace/lock.ts";
 import { WorkspaceNotFoundError } from "../workspace/workspace.ts";
-import { ConversationFileError, ConversationNotFoundError } from "../workspace/conversation_files.ts";
+import {
+  ConversationFileError,
+  ConversationNotFoundError,
+} from "../workspace/conversation_files.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
@@ -35,7 +38,10 @@ const EXPECTED_ERRORS = [
  * @param options Streams, environment and working directory.
  * @returns The exit code: 0 ok, 1 failure, 2 usage error.
  */
-export async function runCli(args: string[], options: RunOptions): Promise<number> {
+export async function runCli(
+  args: string[],
+  options: RunOptions,
+): Promise<number> {
   const { io } = options;
   let exitCode: number = ExitCode.ok;
   const program = buildProgram(options, (code) => {
@@ -44,7 +50,9 @@ export async function runCli(args: string[], options: RunOptions): Promise<numbe
   try {
     await program.parseAsync(args, { from: "user" });
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
     if (error instanceof UsageError) {
       io.err(`error: ${sanitizeLine(error.message)}\n`);
       return ExitCode.usage;
@@ -63,18 +71,29 @@ export async function runCli(args: string[], options: RunOptions): Promise<numbe
   return exitCode;
 }
 
-function buildProgram(options: RunOptions, setExitCode: (code: number) => void): Command {
+function buildProgram(
+  options: RunOptions,
+  setExitCode: (code: number) => void,
+): Command {
   const { io } = options;
   const program = new Command("jpt")
-    .description("Turn summaries and tools for jp conversations (.jp workspaces)")
+    .description(
+      "Turn summaries and tools for jp conversations (.jp workspaces)",
+    )
     .version(VERSION, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
-    .option("-w, --workspace <dir>", "use the jp workspace at DIR instead of searching upward from here")
+    .option(
+      "-w, --workspace <dir>",
+      "use the jp workspace at DIR instead of searching upward from here",
+    )
     .option("-v, --verbose", "show details of errors")
     .showSuggestionAfterError()
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
+    .configureOutput({
+      writeOut: (text) => io.out(text),
+      writeErr: (text) => io.err(text),
+    });
 
   const context = (): CliContext => {
     const globals = program.opts<{ workspace?: string; verbose?: boolean }>();
@@ -88,18 +107,27 @@ function buildProgram(options: RunOptions, setExitCode: (code: number) => void):
   };
   const jsonOption = () => new Option("--json", "print JSON");
 
-  const conversation = program.command("conversation").alias("c").description("work with conversations");
+  const conversation = program.command("conversation").alias("c").description(
+    "work with conversations",
+  );
   conversation.command("ls")
     .description("list the conversations of the workspace")
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const { conversationLsCommand } = await import("./conversation_ls.ts");
-      setExitCode(await conversationLsCommand(context(), { json: opts.json === true }));
+      setExitCode(
+        await conversationLsCommand(context(), { json: opts.json === true }),
+      );
     });
 
   program.command("turns")
-    .description("list the turns of a conversation with their ids and summaries")
-    .argument("[conversation]", "jp-c<id>, <id>, or a conversation directory (default: most recently activated)")
+    .description(
+      "list the turns of a conversation with their ids and summaries",
+    )
+    .argument(
+      "[conversation]",
+      "jp-c<id>, <id>, or a conversation directory (default: most recently activated)",
+    )
     .addOption(jsonOption())
     .addHelpText(
       "after",
@@ -109,12 +137,19 @@ function buildProgram(options: RunOptions, setExitCode: (code: number) => void):
     )
     .action(async (target: string | undefined, opts: { json?: boolean }) => {
       const { turnsCommand } = await import("./turns.ts");
-      setExitCode(await turnsCommand(context(), target, { json: opts.json === true }));
+      setExitCode(
+        await turnsCommand(context(), target, { json: opts.json === true }),
+      );
     });
 
   program.command("check")
-    .description("validate conversations (for CI over committed .jp directories)")
-    .argument("[paths...]", "conversation directories, workspaces, or folders of conversations (default: this workspace)")
+    .description(
+      "validate conversations (for CI over committed .jp directories)",
+    )
+    .argument(
+      "[paths...]",
+      "conversation directories, workspaces, or folders of conversations (default: this workspace)",
+    )
     .addOption(jsonOption())
     .addHelpText(
       "after",
@@ -123,7 +158,9 @@ function buildProgram(options: RunOptions, setExitCode: (code: number) => void):
     )
     .action(async (paths: string[], opts: { json?: boolean }) => {
       const { checkCommand } = await import("./check.ts");
-      setExitCode(await checkCommand(context(), paths, { json: opts.json === true }));
+      setExitCode(
+        await checkCommand(context(), paths, { json: opts.json === true }),
+      );
     });
 
   return program;

@@ -1,6 +1,14 @@
 import type { Turn } from "../conversation/turn.ts";
-import { loadConversation, resolveConversation } from "../workspace/conversation_files.ts";
-import { type CliContext, currentWorkspace, mostRecentConversation, optionalWorkspace } from "./context.ts";
+import {
+  loadConversation,
+  resolveConversation,
+} from "../workspace/conversation_files.ts";
+import {
+  type CliContext,
+  currentWorkspace,
+  mostRecentConversation,
+  optionalWorkspace,
+} from "./context.ts";
 import { ExitCode } from "./errors.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 
@@ -46,7 +54,9 @@ export async function turnsCommand(
   }
   const { stream } = await loadConversation(ref);
   const rows = stream.turns().map(turnRow);
-  context.io.out(options.json ? formatJson(rows) : rows.map(formatTurnLine).join(""));
+  context.io.out(
+    options.json ? formatJson(rows) : rows.map(formatTurnLine).join(""),
+  );
   return ExitCode.ok;
 }
 

@@ -6,8 +6,10 @@
  * @module
  */
 
-const STANDARD = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const URL_SAFE = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}==|[A-Za-z0-9_-]{3}=)?$/;
+const STANDARD =
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const URL_SAFE =
+  /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}==|[A-Za-z0-9_-]{3}=)?$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
@@ -95,9 +97,15 @@ export function undecodableLeaves(value: unknown): string[] {
   return found;
 }
 
-function decode(text: string, alphabet: "base64" | "base64url"): string | undefined {
+function decode(
+  text: string,
+  alphabet: "base64" | "base64url",
+): string | undefined {
   try {
-    const bytes = Uint8Array.fromBase64(text, { alphabet, lastChunkHandling: "strict" });
+    const bytes = Uint8Array.fromBase64(text, {
+      alphabet,
+      lastChunkHandling: "strict",
+    });
     return utf8.decode(bytes);
   } catch {
     return undefined;

@@ -8,10 +8,13 @@
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), other two-byte ESC
 // sequences, and the 8-bit CSI/OSC introducers.
 const ESCAPE_SEQUENCE =
+  // deno-lint-ignore no-control-regex -- matching control characters is the point
   /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]?|\u009b[0-?]*[ -/]*[@-~]?|\u009d[^\u0007\u009c]*[\u0007\u009c]?/g;
 // C0 (except tab, line feed, carriage return), DEL, C1, and the bidirectional
 // overrides and isolates that can make text display in a misleading order.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL =
+  // deno-lint-ignore no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Removes escape sequences and control characters, keeping tab, line feed and

@@ -70,12 +70,14 @@ export class Entry {
     const timestamp = canonical.get("timestamp");
     const eventId = canonical.get("event_id");
     if (typeof type !== "string" || typeof timestamp !== "string") {
-      throw new TypeError("An entry needs a string \"type\" and \"timestamp\"");
+      throw new TypeError('An entry needs a string "type" and "timestamp"');
     }
     return new Entry(encoder.encode(writeJsonPretty(canonical, 1)), {
       type,
       timestamp,
-      eventId: typeof eventId === "string" && eventId !== "" ? eventId : undefined,
+      eventId: typeof eventId === "string" && eventId !== ""
+        ? eventId
+        : undefined,
     });
   }
 
@@ -129,11 +131,15 @@ export class Entry {
 export function canonicalEntryTree(tree: JsonObject): JsonObject {
   const out: JsonObject = new Map();
   const eventId = tree.get("event_id");
-  if (typeof eventId === "string" && eventId !== "") out.set("event_id", eventId);
+  if (typeof eventId === "string" && eventId !== "") {
+    out.set("event_id", eventId);
+  }
   const type = tree.get("type");
   const fields = typeof type === "string" ? EVENT_FIELDS[type] : undefined;
   if (fields === undefined) {
-    for (const [key, value] of tree) if (key !== "event_id") out.set(key, value);
+    for (const [key, value] of tree) {
+      if (key !== "event_id") out.set(key, value);
+    }
     return out;
   }
   copy(tree, out, "timestamp");
@@ -148,7 +154,9 @@ export function canonicalEntryTree(tree: JsonObject): JsonObject {
     }
   }
   const metadata = tree.get("metadata");
-  if (isJsonObject(metadata) && metadata.size > 0) out.set("metadata", metadata);
+  if (isJsonObject(metadata) && metadata.size > 0) {
+    out.set("metadata", metadata);
+  }
   return out;
 }
 

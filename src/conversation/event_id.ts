@@ -29,7 +29,9 @@ export function generateEventId(taken: Set<string>): string {
     while (id.length < EVENT_ID_LENGTH) {
       for (const byte of crypto.getRandomValues(new Uint8Array(16))) {
         // 252 = 7 * 36: rejecting bytes above it keeps every character equally likely.
-        if (byte < 252 && id.length < EVENT_ID_LENGTH) id += ALPHABET[byte % 36];
+        if (byte < 252 && id.length < EVENT_ID_LENGTH) {
+          id += ALPHABET[byte % 36];
+        }
       }
     }
     if (!taken.has(id)) {

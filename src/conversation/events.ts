@@ -140,7 +140,8 @@ export type ConversationEvent =
  */
 export function readEvent(entry: Entry): ConversationEvent | undefined {
   const data = entry.data();
-  const metadata = () => decodeBase64Leaves(data.metadata ?? {}) as Record<string, unknown>;
+  const metadata = () =>
+    decodeBase64Leaves(data.metadata ?? {}) as Record<string, unknown>;
   switch (entry.type) {
     case "turn_start":
       return {
@@ -159,12 +160,29 @@ export function readEvent(entry: Entry): ConversationEvent | undefined {
         schema: data.schema,
       };
     case "chat_response": {
-      const kind = "message" in data ? "message" : "reasoning" in data ? "reasoning" : "data" in data ? "structured" : undefined;
+      const kind = "message" in data
+        ? "message"
+        : "reasoning" in data
+        ? "reasoning"
+        : "data" in data
+        ? "structured"
+        : undefined;
       if (kind === undefined) {
-        throw new TypeError(`A chat_response needs "message", "reasoning" or "data" (event at ${entry.timestamp})`);
+        throw new TypeError(
+          `A chat_response needs "message", "reasoning" or "data" (event at ${entry.timestamp})`,
+        );
       }
-      const text = kind === "structured" ? undefined : requireString(entry, data, kind);
-      return { type: "chat_response", entry, metadata, kind, text, data: data.data };
+      const text = kind === "structured"
+        ? undefined
+        : requireString(entry, data, kind);
+      return {
+        type: "chat_response",
+        entry,
+        metadata,
+        kind,
+        text,
+        data: data.data,
+      };
     }
     case "tool_call_request":
       return {
@@ -173,7 +191,8 @@ export function readEvent(entry: Entry): ConversationEvent | undefined {
         metadata,
         id: requireString(entry, data, "id"),
         name: requireString(entry, data, "name"),
-        arguments: () => decodeBase64Leaves(data.arguments ?? {}) as Record<string, unknown>,
+        arguments: () =>
+          decodeBase64Leaves(data.arguments ?? {}) as Record<string, unknown>,
       };
     case "tool_call_response": {
       const content = requireString(entry, data, "content");
@@ -208,7 +227,9 @@ export function readEvent(entry: Entry): ConversationEvent | undefined {
         type: "config_delta",
         entry,
         delta: configDeltaOf(data),
-        unsets: Array.isArray(data.unsets) ? data.unsets.filter((u) => typeof u === "string") : [],
+        unsets: Array.isArray(data.unsets)
+          ? data.unsets.filter((u) => typeof u === "string")
+          : [],
         op: data.op === "reset" ? "reset" : "apply",
       };
     default:
@@ -224,16 +245,27 @@ function configDeltaOf(data: Record<string, unknown>): Record<string, unknown> {
   const delta: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     if (!["type", "timestamp", "event_id", "op", "unsets"].includes(key)) {
-      Object.defineProperty(delta, key, { value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(delta, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return delta;
 }
 
-function requireString(entry: Entry, data: Record<string, unknown>, key: string): string {
+function requireString(
+  entry: Entry,
+  data: Record<string, unknown>,
+  key: string,
+): string {
   const value = data[key];
   if (typeof value !== "string") {
-    throw new TypeError(`A ${entry.type} needs a string "${key}" (event at ${entry.timestamp})`);
+    throw new TypeError(
+      `A ${entry.type} needs a string "${key}" (event at ${entry.timestamp})`,
+    );
   }
   return value;
 }

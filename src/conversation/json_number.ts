@@ -61,5 +61,7 @@ export function formatDouble(value: number): string {
   if (digits.length <= exponent + 1) {
     return `${sign}${digits}${"0".repeat(exponent + 1 - digits.length)}.0`;
   }
-  return `${sign}${digits.slice(0, exponent + 1)}.${digits.slice(exponent + 1)}`;
+  return `${sign}${digits.slice(0, exponent + 1)}.${
+    digits.slice(exponent + 1)
+  }`;
 }

@@ -1,4 +1,4 @@
-import { type JsonObject, JsonNumber, type JsonValue } from "./json_value.ts";
+import { JsonNumber, type JsonObject, type JsonValue } from "./json_value.ts";
 
 /** A JSON syntax error with the position where parsing stopped. */
 export class JsonSyntaxError extends SyntaxError {
@@ -39,7 +39,9 @@ export function parseJsonOrdered(text: string): JsonValue {
   let pos = 0;
 
   const fail = (what: string): never => {
-    const found = pos >= text.length ? "end of input" : JSON.stringify(text[pos]);
+    const found = pos >= text.length
+      ? "end of input"
+      : JSON.stringify(text[pos]);
     throw new JsonSyntaxError(`Expected ${what}, found ${found}`, pos);
   };
   const skipWhitespace = () => {

@@ -55,7 +55,9 @@ export type JsonValue =
  * @param value Any JSON value.
  * @returns `true` for objects.
  */
-export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
+export function isJsonObject(
+  value: JsonValue | undefined,
+): value is JsonObject {
   return value instanceof Map;
 }
 
@@ -92,7 +94,9 @@ export function toPlain(value: JsonValue): unknown {
  * @returns The same value in the order-preserving model.
  */
 export function fromPlain(value: unknown): JsonValue {
-  if (value === null || typeof value === "boolean" || typeof value === "string") {
+  if (
+    value === null || typeof value === "boolean" || typeof value === "string"
+  ) {
     return value;
   }
   if (typeof value === "number") return JsonNumber.of(value);

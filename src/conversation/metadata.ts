@@ -2,7 +2,14 @@ import { parseJsonOrdered } from "./json_parse.ts";
 import { isJsonObject, type JsonObject } from "./json_value.ts";
 import { writeJsonPretty } from "./json_write.ts";
 
-const KEY_ORDER = ["title", "last_activated_at", "pinned_at", "archived_at", "expires_at", "labels"];
+const KEY_ORDER = [
+  "title",
+  "last_activated_at",
+  "pinned_at",
+  "archived_at",
+  "expires_at",
+  "labels",
+];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -44,7 +51,10 @@ export class ConversationMetadata {
    * @returns The metadata.
    */
   static create(lastActivatedAt: string): ConversationMetadata {
-    return new ConversationMetadata(new Map([["last_activated_at", lastActivatedAt]]), undefined);
+    return new ConversationMetadata(
+      new Map([["last_activated_at", lastActivatedAt]]),
+      undefined,
+    );
   }
 
   /** The conversation title, if set. */

@@ -83,7 +83,15 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
-    const length = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    const length = b < 0x80
+      ? 1
+      : b >= 0xc2 && b < 0xe0
+      ? 2
+      : b >= 0xe0 && b < 0xf0
+      ? 3
+      : b >= 0xf0 && b < 0xf5
+      ? 4
+      : 0;
     if (length === 0 || i + length > bytes.length) return i;
     try {
       decoder.decode(bytes.subarray(i, i + length));
@@ -184,21 +192,27 @@ class Scanner {
     const { type, timestamp, event_id: eventId } = captured;
     if (typeof type !== "string") {
       throw new EventsSyntaxError(
-        type === undefined ? "Entry has no \"type\"" : "Entry \"type\" is not a string",
+        type === undefined
+          ? 'Entry has no "type"'
+          : 'Entry "type" is not a string',
         start,
         this.#entryIndex,
       );
     }
     if (typeof timestamp !== "string") {
       throw new EventsSyntaxError(
-        timestamp === undefined ? "Entry has no \"timestamp\"" : "Entry \"timestamp\" is not a string",
+        timestamp === undefined
+          ? 'Entry has no "timestamp"'
+          : 'Entry "timestamp" is not a string',
         start,
         this.#entryIndex,
       );
     }
-    if (eventId !== undefined && eventId !== null && typeof eventId !== "string") {
+    if (
+      eventId !== undefined && eventId !== null && typeof eventId !== "string"
+    ) {
       throw new EventsSyntaxError(
-        "Entry \"event_id\" is not a string",
+        'Entry "event_id" is not a string',
         start,
         this.#entryIndex,
       );
@@ -208,7 +222,9 @@ class Scanner {
       end,
       type,
       timestamp,
-      eventId: typeof eventId === "string" && eventId !== "" ? eventId : undefined,
+      eventId: typeof eventId === "string" && eventId !== ""
+        ? eventId
+        : undefined,
     };
   }
 
@@ -218,7 +234,9 @@ class Scanner {
     // `"timestamp"` (11) and `"event_id"` (10).
     if (length !== 6 && length !== 10 && length !== 11) return undefined;
     const key = decoder.decode(this.#bytes.subarray(start + 1, end - 1));
-    return key === "type" || key === "timestamp" || key === "event_id" ? key : undefined;
+    return key === "type" || key === "timestamp" || key === "event_id"
+      ? key
+      : undefined;
   }
 
   /** Reads a captured value: a string or `null`, or `false` for any other value. */
@@ -277,7 +295,9 @@ class Scanner {
           stack.pop();
           continue;
         }
-        this.#fail(close === 0x7d ? "Expected ',' or '}'" : "Expected ',' or ']'");
+        this.#fail(
+          close === 0x7d ? "Expected ',' or '}'" : "Expected ',' or ']'",
+        );
       }
     }
   }
@@ -333,7 +353,8 @@ class Scanner {
       for (let k = at + 2; k < at + 6; k++) {
         const h = this.#bytes[k];
         const hex = h !== undefined &&
-          ((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66));
+          ((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) ||
+            (h >= 0x61 && h <= 0x66));
         if (!hex) {
           this.#pos = Math.min(k, this.#bytes.length);
           this.#fail("Invalid \\u escape in a string");
@@ -357,7 +378,8 @@ class Scanner {
 
   #number(): void {
     const bytes = this.#bytes;
-    const digit = (b: number | undefined) => b !== undefined && b >= 0x30 && b <= 0x39;
+    const digit = (b: number | undefined) =>
+      b !== undefined && b >= 0x30 && b <= 0x39;
     let i = this.#pos;
     if (bytes[i] === 0x2d) i++;
     if (bytes[i] === 0x30) {
@@ -404,9 +426,12 @@ class Scanner {
   }
 
   #fail(message: string): never {
-    const truncated = this.#pos >= this.#bytes.length && !message.includes("truncated");
+    const truncated = this.#pos >= this.#bytes.length &&
+      !message.includes("truncated");
     throw new EventsSyntaxError(
-      truncated ? `Unexpected end of file (the file looks truncated): ${message.toLowerCase()}` : message,
+      truncated
+        ? `Unexpected end of file (the file looks truncated): ${message.toLowerCase()}`
+        : message,
       this.#pos,
       this.#entryIndex,
     );

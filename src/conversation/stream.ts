@@ -1,6 +1,6 @@
 import { Entry } from "./entry.ts";
 import { generateEventId } from "./event_id.ts";
-import { type JsonObject } from "./json_value.ts";
+import type { JsonObject } from "./json_value.ts";
 import { scanEvents } from "./scan_events.ts";
 import { normalizeTurnSummary } from "./summary_text.ts";
 import { Turn } from "./turn.ts";
@@ -52,7 +52,9 @@ export class ConversationStream {
     this.#origins = entries.map((_, i) => i);
     this.#source = source;
     this.#issuedIds = new Set(
-      entries.flatMap((entry) => entry.eventId === undefined ? [] : [entry.eventId]),
+      entries.flatMap((entry) =>
+        entry.eventId === undefined ? [] : [entry.eventId]
+      ),
     );
   }
 
@@ -75,7 +77,11 @@ export class ConversationStream {
       return new Entry(bytes.subarray(scanned.start, scanned.end), scanned);
     });
     gaps.push(bytes.subarray(previousEnd));
-    return new ConversationStream(parsed, { bytes, gaps, entries: [...parsed] });
+    return new ConversationStream(parsed, {
+      bytes,
+      gaps,
+      entries: [...parsed],
+    });
   }
 
   /**
@@ -104,12 +110,17 @@ export class ConversationStream {
     const sameLayout = source !== undefined &&
       this.#origins.length === source.gaps.length - 1 &&
       this.#origins.every((origin, i) => origin === i);
-    if (sameLayout && this.#entries.every((entry, i) => entry === source.entries[i])) {
+    if (
+      sameLayout &&
+      this.#entries.every((entry, i) => entry === source.entries[i])
+    ) {
       return source.bytes;
     }
     const parts: Uint8Array[] = [];
     if (sameLayout) {
-      this.#entries.forEach((entry, i) => parts.push(source.gaps[i]!, entry.bytes));
+      this.#entries.forEach((entry, i) =>
+        parts.push(source.gaps[i]!, entry.bytes)
+      );
       parts.push(source.gaps.at(-1)!);
     } else if (this.#entries.length === 0) {
       parts.push(encoder.encode("[]\n"));
@@ -137,7 +148,9 @@ export class ConversationStream {
     let events: Entry[] = [];
     let indices: number[] = [];
     const close = () => {
-      if (events.length > 0) turns.push(new Turn(turns.length, events, indices));
+      if (events.length > 0) {
+        turns.push(new Turn(turns.length, events, indices));
+      }
       events = [];
       indices = [];
     };
@@ -189,7 +202,9 @@ export class ConversationStream {
       this.#replace(turn.entryIndices[0]!, Entry.fromTree(tree));
       return id;
     }
-    const requestAt = turn.events.findIndex((event) => event.type === "chat_request");
+    const requestAt = turn.events.findIndex((event) =>
+      event.type === "chat_request"
+    );
     const anchor = requestAt >= 0 ? requestAt : 0;
     const tree: JsonObject = new Map([
       ["event_id", id],
@@ -260,21 +275,30 @@ export class ConversationStream {
    * @returns The appended entry.
    */
   append(tree: JsonObject): Entry {
-    const withId: JsonObject = new Map([["event_id", generateEventId(this.#issuedIds)]]);
-    for (const [key, value] of tree) if (key !== "event_id") withId.set(key, value);
+    const withId: JsonObject = new Map([[
+      "event_id",
+      generateEventId(this.#issuedIds),
+    ]]);
+    for (const [key, value] of tree) {
+      if (key !== "event_id") withId.set(key, value);
+    }
     const entry = Entry.fromTree(withId);
     this.#insert(this.#entries.length, entry);
     return entry;
   }
 
   #turnStartIndex(turnId: string): number {
-    return this.#entries.findIndex((entry) => entry.type === "turn_start" && entry.eventId === turnId);
+    return this.#entries.findIndex((entry) =>
+      entry.type === "turn_start" && entry.eventId === turnId
+    );
   }
 
   #rewriteSummary(at: number, summary: string | undefined): void {
     const entry = this.#entries[at]!;
     const current = entry.data().summary;
-    if (current === summary || (summary === undefined && current === undefined)) return;
+    if (
+      current === summary || (summary === undefined && current === undefined)
+    ) return;
     const tree = entry.tree();
     if (summary === undefined) tree.delete("summary");
     else tree.set("summary", summary);

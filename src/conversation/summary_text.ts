@@ -14,7 +14,8 @@ export const MAX_FALLBACK_CHARS = 72;
 
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/;
 const WHITESPACE_RUN = /\s+/gu;
-const LEADING_MARKUP = /^(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|(?:turn\s+)?summary\s*:\s*)/iu;
+const LEADING_MARKUP =
+  /^(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|(?:turn\s+)?summary\s*:\s*)/iu;
 const WRAPPERS: Array<[string, string]> = [
   ['"', '"'],
   ["'", "'"],

@@ -7,7 +7,8 @@
  */
 
 const JP_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 =
+  /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
  * Formats a moment as jp writes it (millisecond precision).
@@ -56,5 +57,7 @@ function sortKey(text: string): string {
     return `${whole.replace(" ", "T")}.${fraction.padEnd(9, "0")}`;
   }
   const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? text : formatTimestamp(date).replace(" ", "T").padEnd(29, "0");
+  return Number.isNaN(date.getTime())
+    ? text
+    : formatTimestamp(date).replace(" ", "T").padEnd(29, "0");
 }

@@ -36,7 +36,10 @@ const encoder = new TextEncoder();
  * @param options The conversation's layout.
  * @returns Errors and warnings, each a sentence naming the entry involved.
  */
-export function validateEvents(bytes: Uint8Array, options: ValidateEventsOptions): ValidationReport {
+export function validateEvents(
+  bytes: Uint8Array,
+  options: ValidateEventsOptions,
+): ValidationReport {
   const report: ValidationReport = { errors: [], warnings: [] };
   let stream: ConversationStream;
   try {
@@ -55,98 +58,164 @@ export function validateEvents(bytes: Uint8Array, options: ValidateEventsOptions
   return report;
 }
 
-function checkRoundTrip(bytes: Uint8Array, stream: ConversationStream, report: ValidationReport): void {
+function checkRoundTrip(
+  bytes: Uint8Array,
+  stream: ConversationStream,
+  report: ValidationReport,
+): void {
   const again = stream.serialize();
   const at = firstDifference(bytes, again);
   if (at !== undefined) {
-    report.errors.push(`Round trip changes the file at byte ${at}${entryAt(bytes, stream, at)}`);
-  }
-}
-
-function checkCanonicalForm(bytes: Uint8Array, stream: ConversationStream, report: ValidationReport): void {
-  const entries = stream.entries;
-  const parts: string[] = [];
-  try {
-    for (const entry of entries) parts.push(writeJsonPretty(canonicalEntryTree(entry.tree()), 1));
-  } catch (error) {
-    report.errors.push(`Cannot re-serialize: ${error instanceof Error ? error.message : String(error)}`);
-    return;
-  }
-  const canonical = encoder.encode(parts.length === 0 ? "[]\n" : `[\n  ${parts.join(",\n  ")}\n]\n`);
-  const at = firstDifference(bytes, canonical);
-  if (at !== undefined) {
     report.errors.push(
-      `Not in the form jp writes: jp would rewrite it from byte ${at}${entryAt(bytes, stream, at)}`,
+      `Round trip changes the file at byte ${at}${entryAt(bytes, stream, at)}`,
     );
   }
 }
 
-function checkEntries(stream: ConversationStream, report: ValidationReport): void {
+function checkCanonicalForm(
+  bytes: Uint8Array,
+  stream: ConversationStream,
+  report: ValidationReport,
+): void {
+  const entries = stream.entries;
+  const parts: string[] = [];
+  try {
+    for (const entry of entries) {
+      parts.push(writeJsonPretty(canonicalEntryTree(entry.tree()), 1));
+    }
+  } catch (error) {
+    report.errors.push(
+      `Cannot re-serialize: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+    return;
+  }
+  const canonical = encoder.encode(
+    parts.length === 0 ? "[]\n" : `[\n  ${parts.join(",\n  ")}\n]\n`,
+  );
+  const at = firstDifference(bytes, canonical);
+  if (at !== undefined) {
+    report.errors.push(
+      `Not in the form jp writes: jp would rewrite it from byte ${at}${
+        entryAt(bytes, stream, at)
+      }`,
+    );
+  }
+}
+
+function checkEntries(
+  stream: ConversationStream,
+  report: ValidationReport,
+): void {
   for (const duplicate of stream.duplicateEventIds()) {
-    report.errors.push(`Event id ${JSON.stringify(duplicate)} is used by more than one entry`);
+    report.errors.push(
+      `Event id ${JSON.stringify(duplicate)} is used by more than one entry`,
+    );
   }
   stream.entries.forEach((entry, index) => {
     const name = `Entry ${index} (${entry.type})`;
     if (!isValidTimestamp(entry.timestamp)) {
-      report.errors.push(`${name} has an invalid timestamp ${JSON.stringify(entry.timestamp)}`);
+      report.errors.push(
+        `${name} has an invalid timestamp ${JSON.stringify(entry.timestamp)}`,
+      );
     }
     let event;
     try {
       event = readEvent(entry);
     } catch (error) {
-      report.errors.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      report.errors.push(
+        `${name}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return;
     }
     const data = entry.data();
     if (entry.isConversationEvent && data.metadata !== undefined) {
       for (const leaf of undecodableLeaves(data.metadata)) {
-        report.errors.push(`${name} has a metadata string that is not base64 of UTF-8: ${preview(leaf)}`);
+        report.errors.push(
+          `${name} has a metadata string that is not base64 of UTF-8: ${
+            preview(leaf)
+          }`,
+        );
       }
     }
     if (event?.type === "turn_start") checkSummary(name, data.summary, report);
     if (event?.type === "tool_call_request") {
       for (const leaf of undecodableLeaves(data.arguments ?? {})) {
-        report.errors.push(`${name} has an argument string that is not base64 of UTF-8: ${preview(leaf)}`);
+        report.errors.push(
+          `${name} has an argument string that is not base64 of UTF-8: ${
+            preview(leaf)
+          }`,
+        );
       }
     }
     if (event?.type === "tool_call_response") {
       const content = data.content as string;
       if (undecodableLeaves(content).length > 0) {
         if (isUrlSafeBase64Text(content)) {
-          report.warnings.push(`${name} content is URL-safe base64 (written by jp before 2026-03-05); jp shows it undecoded`);
+          report.warnings.push(
+            `${name} content is URL-safe base64 (written by jp before 2026-03-05); jp shows it undecoded`,
+          );
         } else {
-          report.errors.push(`${name} content is not base64 of UTF-8: ${preview(content)}`);
+          report.errors.push(
+            `${name} content is not base64 of UTF-8: ${preview(content)}`,
+          );
         }
       }
     }
   });
 }
 
-function checkSummary(name: string, summary: unknown, report: ValidationReport): void {
+function checkSummary(
+  name: string,
+  summary: unknown,
+  report: ValidationReport,
+): void {
   if (summary === undefined) return;
   if (typeof summary !== "string") {
     report.errors.push(`${name} has a summary that is not a string`);
     return;
   }
-  if (/[\n\r\u2028\u2029]/.test(summary)) report.errors.push(`${name} has a summary of more than one line`);
+  if (/[\n\r\u2028\u2029]/.test(summary)) {
+    report.errors.push(`${name} has a summary of more than one line`);
+  }
   const length = Array.from(summary).length;
   if (length > MAX_SUMMARY_CHARS) {
-    report.errors.push(`${name} has a summary of ${length} characters (at most ${MAX_SUMMARY_CHARS})`);
+    report.errors.push(
+      `${name} has a summary of ${length} characters (at most ${MAX_SUMMARY_CHARS})`,
+    );
   }
   if (summary.trim() === "") report.errors.push(`${name} has a blank summary`);
 }
 
-function checkTurns(stream: ConversationStream, report: ValidationReport, options: ValidateEventsOptions): void {
+function checkTurns(
+  stream: ConversationStream,
+  report: ValidationReport,
+  options: ValidateEventsOptions,
+): void {
   const entries = stream.entries;
-  if (options.legacyLayout && entries.length > 0 && entries[0]!.type !== "config_delta") {
-    report.errors.push("Entry 0 must be a config_delta in a conversation without base_config.json");
+  if (
+    options.legacyLayout && entries.length > 0 &&
+    entries[0]!.type !== "config_delta"
+  ) {
+    report.errors.push(
+      "Entry 0 must be a config_delta in a conversation without base_config.json",
+    );
   }
-  warnUnpaired(entries, "tool_call", "Tool call", "jp marks it interrupted", report);
+  warnUnpaired(
+    entries,
+    "tool_call",
+    "Tool call",
+    "jp marks it interrupted",
+    report,
+  );
   warnUnpaired(entries, "inquiry", "Inquiry", "jp drops it", report);
   for (const turn of stream.turns()) {
     if (!turn.events.some((event) => event.type === "chat_request")) {
       const where = turn.id === undefined ? "" : ` (${turn.id})`;
-      report.warnings.push(`Turn at index ${turn.index}${where} has no chat_request`);
+      report.warnings.push(
+        `Turn at index ${turn.index}${where} has no chat_request`,
+      );
     }
   }
 }
@@ -163,13 +232,27 @@ function warnUnpaired(
   const responses = new Set<string>();
   for (const entry of entries) {
     if (entry.type === `${kind}_request`) requests.add(String(entry.data().id));
-    if (entry.type === `${kind}_response`) responses.add(String(entry.data().id));
+    if (entry.type === `${kind}_response`) {
+      responses.add(String(entry.data().id));
+    }
   }
   for (const id of responses) {
-    if (!requests.has(id)) report.warnings.push(`${label} response ${JSON.stringify(id)} answers no request (jp drops it)`);
+    if (!requests.has(id)) {
+      report.warnings.push(
+        `${label} response ${
+          JSON.stringify(id)
+        } answers no request (jp drops it)`,
+      );
+    }
   }
   for (const id of requests) {
-    if (!responses.has(id)) report.warnings.push(`${label} request ${JSON.stringify(id)} has no response (${requestFate})`);
+    if (!responses.has(id)) {
+      report.warnings.push(
+        `${label} request ${
+          JSON.stringify(id)
+        } has no response (${requestFate})`,
+      );
+    }
   }
 }
 
@@ -179,7 +262,11 @@ function firstDifference(a: Uint8Array, b: Uint8Array): number | undefined {
   return a.length === b.length ? undefined : length;
 }
 
-function entryAt(file: Uint8Array, stream: ConversationStream, offset: number): string {
+function entryAt(
+  file: Uint8Array,
+  stream: ConversationStream,
+  offset: number,
+): string {
   // Entries of a parsed file are views into it, so their offsets are known.
   const entries = stream.entries;
   for (let i = 0; i < entries.length; i++) {

@@ -14,16 +14,25 @@
  * @param bytes The new content.
  * @returns `true` when the file was written, `false` when it was unchanged.
  */
-export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<boolean> {
+export async function writeFileAtomic(
+  path: string,
+  bytes: Uint8Array,
+): Promise<boolean> {
   if (await hasBytes(path, bytes)) return false;
   const suffix = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
   // jp's start-up validation removes stray `*.tmp` files in conversation directories.
   const temporary = `${path}.${suffix}.tmp`;
   try {
-    const file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o644 });
+    const file = await Deno.open(temporary, {
+      write: true,
+      createNew: true,
+      mode: 0o644,
+    });
     try {
       let written = 0;
-      while (written < bytes.length) written += await file.write(bytes.subarray(written));
+      while (written < bytes.length) {
+        written += await file.write(bytes.subarray(written));
+      }
       await file.sync();
     } finally {
       file.close();

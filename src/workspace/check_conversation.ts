@@ -25,11 +25,17 @@ export interface ConversationCheck {
  * @param dir The conversation directory.
  * @returns The findings; files are only read.
  */
-export async function checkConversation(dir: string): Promise<ConversationCheck> {
+export async function checkConversation(
+  dir: string,
+): Promise<ConversationCheck> {
   const errors: string[] = [];
   const warnings: string[] = [];
   if (idFromDirName(basename(dir)) === undefined) {
-    warnings.push(`Directory name "${basename(dir)}" is not a conversation id; jp moves such directories to the trash`);
+    warnings.push(
+      `Directory name "${
+        basename(dir)
+      }" is not a conversation id; jp moves such directories to the trash`,
+    );
   }
   const baseConfig = await readOptional(join(dir, "base_config.json"));
   if (baseConfig !== undefined) {
@@ -46,7 +52,11 @@ export async function checkConversation(dir: string): Promise<ConversationCheck>
     try {
       const parsed = ConversationMetadata.parse(metadata);
       if (!isValidTimestamp(parsed.lastActivatedAt)) {
-        errors.push(`metadata.json: invalid last_activated_at ${JSON.stringify(parsed.lastActivatedAt)}`);
+        errors.push(
+          `metadata.json: invalid last_activated_at ${
+            JSON.stringify(parsed.lastActivatedAt)
+          }`,
+        );
       }
     } catch (error) {
       errors.push(`metadata.json: ${message(error)}`);
@@ -56,7 +66,9 @@ export async function checkConversation(dir: string): Promise<ConversationCheck>
   if (events === undefined) {
     errors.push("events.json is missing");
   } else {
-    const report = validateEvents(events, { legacyLayout: baseConfig === undefined });
+    const report = validateEvents(events, {
+      legacyLayout: baseConfig === undefined,
+    });
     errors.push(...report.errors.map((text) => `events.json: ${text}`));
     warnings.push(...report.warnings.map((text) => `events.json: ${text}`));
   }
@@ -74,7 +86,12 @@ export async function checkConversation(dir: string): Promise<ConversationCheck>
  */
 export async function conversationDirsUnder(path: string): Promise<string[]> {
   if (await isFile(join(path, "events.json"))) return [path];
-  for (const conversations of [join(path, ".jp", "conversations"), join(path, "conversations")]) {
+  for (
+    const conversations of [
+      join(path, ".jp", "conversations"),
+      join(path, "conversations"),
+    ]
+  ) {
     if (await isDirectory(conversations)) {
       return [
         ...await childConversations(conversations),
@@ -89,7 +106,10 @@ async function childConversations(dir: string): Promise<string[]> {
   const found: string[] = [];
   try {
     for await (const item of Deno.readDir(dir)) {
-      if (item.isDirectory && !item.name.startsWith(".") && await isFile(join(dir, item.name, "events.json"))) {
+      if (
+        item.isDirectory && !item.name.startsWith(".") &&
+        await isFile(join(dir, item.name, "events.json"))
+      ) {
         found.push(join(dir, item.name));
       }
     }

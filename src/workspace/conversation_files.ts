@@ -16,7 +16,12 @@ export class ConversationFileError extends Error {
    * @param cause What went wrong.
    */
   constructor(path: string, cause: unknown) {
-    super(`Cannot read "${path}": ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `Cannot read "${path}": ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
+      { cause },
+    );
     this.name = "ConversationFileError";
     this.path = path;
   }
@@ -67,7 +72,9 @@ export class ConversationNotFoundError extends Error {
  * @param workspace The workspace.
  * @returns Every conversation, ordered by id.
  */
-export async function listConversations(workspace: Workspace): Promise<ConversationRef[]> {
+export async function listConversations(
+  workspace: Workspace,
+): Promise<ConversationRef[]> {
   const dirs = await workspace.conversationDirs();
   return [...dirs.entries()]
     .map(([id, copies]) => ({ id, copies }))
@@ -98,7 +105,9 @@ export async function resolveConversation(
     if (workspace !== undefined) {
       const copies = (await workspace.conversationDirs()).get(dirId);
       const known = copies?.find((copy) => resolve(copy.dir) === dir);
-      if (copies !== undefined && known !== undefined) return { id: dirId, copies };
+      if (copies !== undefined && known !== undefined) {
+        return { id: dirId, copies };
+      }
     }
     return { id: dirId, copies: [{ root: undefined, dir }] };
   }
@@ -114,9 +123,17 @@ export async function resolveConversation(
  * @returns The loaded conversation.
  * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
  */
-export async function loadConversation(ref: ConversationRef): Promise<LoadedConversation> {
-  const source = await newestCopy(ref.copies, ["events.json", "base_config.json"]);
-  const stream = await readWith(join(source.dir, "events.json"), ConversationStream.parse);
+export async function loadConversation(
+  ref: ConversationRef,
+): Promise<LoadedConversation> {
+  const source = await newestCopy(ref.copies, [
+    "events.json",
+    "base_config.json",
+  ]);
+  const stream = await readWith(
+    join(source.dir, "events.json"),
+    ConversationStream.parse,
+  );
   return { ref, source, stream, metadata: await loadMetadata(ref) };
 }
 
@@ -128,9 +145,14 @@ export async function loadConversation(ref: ConversationRef): Promise<LoadedConv
  * @returns The metadata.
  * @throws {ConversationFileError} When the file cannot be read or parsed.
  */
-export async function loadMetadata(ref: ConversationRef): Promise<ConversationMetadata> {
+export async function loadMetadata(
+  ref: ConversationRef,
+): Promise<ConversationMetadata> {
   const copy = await newestCopy(ref.copies, ["metadata.json"]);
-  return await readWith(join(copy.dir, "metadata.json"), ConversationMetadata.parse);
+  return await readWith(
+    join(copy.dir, "metadata.json"),
+    ConversationMetadata.parse,
+  );
 }
 
 /**
@@ -141,12 +163,19 @@ export async function loadMetadata(ref: ConversationRef): Promise<ConversationMe
  * @param conversation The conversation, with its changed stream or metadata.
  * @returns The files that were written.
  */
-export async function saveConversation(conversation: LoadedConversation): Promise<string[]> {
+export async function saveConversation(
+  conversation: LoadedConversation,
+): Promise<string[]> {
   const written: string[] = [];
   const metadata = conversation.metadata.serialize();
   const events = conversation.stream.serialize();
   for (const copy of conversation.ref.copies) {
-    for (const [name, bytes] of [["metadata.json", metadata], ["events.json", events]] as const) {
+    for (
+      const [name, bytes] of [["metadata.json", metadata], [
+        "events.json",
+        events,
+      ]] as const
+    ) {
       const path = join(copy.dir, name);
       if (await writeFileAtomic(path, bytes)) written.push(path);
     }
@@ -167,18 +196,25 @@ export async function lockConversation(
   workspace: Workspace | undefined,
   ref: ConversationRef,
 ): Promise<ConversationLock> {
-  const path = workspace !== undefined && ref.copies.some((copy) => copy.root !== undefined)
+  const path = workspace !== undefined &&
+      ref.copies.some((copy) => copy.root !== undefined)
     ? await workspace.lockPath(ref.id)
     : join(ref.copies[0]!.dir, "..", "..", "locks", `jp-c${ref.id}.lock`);
   return await ConversationLock.acquire(path);
 }
 
-async function readWith<T>(path: string, parse: (bytes: Uint8Array) => T): Promise<T> {
+async function readWith<T>(
+  path: string,
+  parse: (bytes: Uint8Array) => T,
+): Promise<T> {
   let bytes: Uint8Array;
   try {
     bytes = await Deno.readFile(path);
   } catch (error) {
-    throw new ConversationFileError(path, error instanceof Deno.errors.NotFound ? "file not found" : error);
+    throw new ConversationFileError(
+      path,
+      error instanceof Deno.errors.NotFound ? "file not found" : error,
+    );
   }
   try {
     return parse(bytes);
@@ -187,14 +223,20 @@ async function readWith<T>(path: string, parse: (bytes: Uint8Array) => T): Promi
   }
 }
 
-async function newestCopy(copies: ConversationCopy[], files: string[]): Promise<ConversationCopy> {
+async function newestCopy(
+  copies: ConversationCopy[],
+  files: string[],
+): Promise<ConversationCopy> {
   let best = copies[0]!;
   let bestTime = -Infinity;
   for (const copy of copies) {
     let time = -Infinity;
     for (const file of files) {
       try {
-        time = Math.max(time, (await Deno.stat(join(copy.dir, file))).mtime?.getTime() ?? -Infinity);
+        time = Math.max(
+          time,
+          (await Deno.stat(join(copy.dir, file))).mtime?.getTime() ?? -Infinity,
+        );
       } catch {
         // A missing file does not make the copy newer.
       }

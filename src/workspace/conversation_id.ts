@@ -79,7 +79,10 @@ export function conversationIdAt(date: Date): string {
  * @param title The title, if any.
  * @returns The directory name.
  */
-export function conversationDirName(id: string, title: string | undefined): string {
+export function conversationDirName(
+  id: string,
+  title: string | undefined,
+): string {
   if (title === undefined) return id;
   const byteLength = new TextEncoder().encode(title).length;
   const slug = Array.from(trimRust(title)).slice(0, 60)

@@ -18,7 +18,9 @@ export class LockHeldError extends Error {
    */
   constructor(path: string, holder: string | undefined) {
     super(
-      `Conversation is locked by another process${holder ? ` (${holder})` : ""}: ${path}`,
+      `Conversation is locked by another process${
+        holder ? ` (${holder})` : ""
+      }: ${path}`,
     );
     this.name = "LockHeldError";
     this.path = path;
@@ -44,9 +46,16 @@ export class ConversationLock {
    * @throws {LockHeldError} When another process holds it.
    */
   static async acquire(path: string): Promise<ConversationLock> {
-    const directory = path.slice(0, Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")));
+    const directory = path.slice(
+      0,
+      Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")),
+    );
     if (directory !== "") await Deno.mkdir(directory, { recursive: true });
-    const file = await Deno.open(path, { read: true, write: true, create: true });
+    const file = await Deno.open(path, {
+      read: true,
+      write: true,
+      create: true,
+    });
     let locked = false;
     try {
       locked = await file.tryLock(true);
@@ -101,10 +110,15 @@ export class ConversationLock {
 
 async function readHolder(path: string): Promise<string | undefined> {
   try {
-    const info = JSON.parse(await Deno.readTextFile(path)) as { pid?: unknown; acquired_at?: unknown };
+    const info = JSON.parse(await Deno.readTextFile(path)) as {
+      pid?: unknown;
+      acquired_at?: unknown;
+    };
     const parts = [
       typeof info.pid === "number" ? `pid ${info.pid}` : undefined,
-      typeof info.acquired_at === "string" ? `since ${info.acquired_at}` : undefined,
+      typeof info.acquired_at === "string"
+        ? `since ${info.acquired_at}`
+        : undefined,
     ].filter((part) => part !== undefined);
     return parts.length > 0 ? parts.join(", ") : undefined;
   } catch {

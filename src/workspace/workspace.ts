@@ -24,7 +24,9 @@ export class WorkspaceNotFoundError extends Error {
    * @param from Where the search started.
    */
   constructor(from: string) {
-    super(`No jp workspace (a ".jp" directory) found in "${from}" or any parent`);
+    super(
+      `No jp workspace (a ".jp" directory) found in "${from}" or any parent`,
+    );
     this.name = "WorkspaceNotFoundError";
   }
 }
@@ -38,7 +40,11 @@ export class Workspace {
   /** The user-local silo directory, when one exists for this workspace. */
   readonly userDir: string | undefined;
 
-  private constructor(root: string, id: string | undefined, userDir: string | undefined) {
+  private constructor(
+    root: string,
+    id: string | undefined,
+    userDir: string | undefined,
+  ) {
     this.root = root;
     this.id = id;
     this.userDir = userDir;
@@ -52,13 +58,18 @@ export class Workspace {
    * @returns The workspace.
    * @throws {WorkspaceNotFoundError} When `root/.jp` is not a directory.
    */
-  static async open(root: string, env: EnvReader = Deno.env.get): Promise<Workspace> {
+  static async open(
+    root: string,
+    env: EnvReader = Deno.env.get,
+  ): Promise<Workspace> {
     const absolute = resolve(root);
     if (!(await isDirectory(join(absolute, STORAGE_DIR)))) {
       throw new WorkspaceNotFoundError(absolute);
     }
     const id = await readWorkspaceId(join(absolute, STORAGE_DIR, ".id"));
-    const userDir = id === undefined ? undefined : await findSilo(userDataDir(env), id);
+    const userDir = id === undefined
+      ? undefined
+      : await findSilo(userDataDir(env), id);
     return new Workspace(absolute, id, userDir);
   }
 
@@ -71,10 +82,15 @@ export class Workspace {
    * @returns The workspace.
    * @throws {WorkspaceNotFoundError} When no parent has a `.jp` directory.
    */
-  static async find(from: string, env: EnvReader = Deno.env.get): Promise<Workspace> {
+  static async find(
+    from: string,
+    env: EnvReader = Deno.env.get,
+  ): Promise<Workspace> {
     let dir = resolve(from);
     while (true) {
-      if (await isDirectory(join(dir, STORAGE_DIR))) return await Workspace.open(dir, env);
+      if (await isDirectory(join(dir, STORAGE_DIR))) {
+        return await Workspace.open(dir, env);
+      }
       const parent = resolve(dir, "..");
       if (parent === dir) throw new WorkspaceNotFoundError(resolve(from));
       dir = parent;
@@ -89,7 +105,9 @@ export class Workspace {
   /** The storage roots, user-local first (jp's preference on ties). */
   get roots(): StorageRoot[] {
     const roots: StorageRoot[] = [];
-    if (this.userDir !== undefined) roots.push({ kind: "user", dir: this.userDir });
+    if (this.userDir !== undefined) {
+      roots.push({ kind: "user", dir: this.userDir });
+    }
     roots.push({ kind: "workspace", dir: this.storageDir });
     return roots;
   }
@@ -100,7 +118,9 @@ export class Workspace {
    *
    * @returns Per conversation id, the directories holding it.
    */
-  async conversationDirs(): Promise<Map<string, Array<{ root: StorageRoot; dir: string }>>> {
+  async conversationDirs(): Promise<
+    Map<string, Array<{ root: StorageRoot; dir: string }>>
+  > {
     const found = new Map<string, Array<{ root: StorageRoot; dir: string }>>();
     for (const root of this.roots) {
       const base = join(root.dir, "conversations");
@@ -165,7 +185,10 @@ export function userDataDir(env: EnvReader = Deno.env.get): string | undefined {
     : join(home, ".local", "share", "jp");
 }
 
-async function findSilo(dataDir: string | undefined, workspaceId: string): Promise<string | undefined> {
+async function findSilo(
+  dataDir: string | undefined,
+  workspaceId: string,
+): Promise<string | undefined> {
   if (dataDir === undefined) return undefined;
   const base = join(dataDir, "workspace");
   try {
@@ -183,7 +206,9 @@ async function findSilo(dataDir: string | undefined, workspaceId: string): Promi
 
 async function readWorkspaceId(path: string): Promise<string | undefined> {
   try {
-    const lines = (await Deno.readTextFile(path)).split("\n").map((line) => line.trim()).filter((line) => line !== "");
+    const lines = (await Deno.readTextFile(path)).split("\n").map((line) =>
+      line.trim()
+    ).filter((line) => line !== "");
     return lines.at(-1);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;

@@ -1,8 +1,20 @@
 import assert from "node:assert/strict";
-import { formatDouble, normalizeNumberText } from "../../src/conversation/json_number.ts";
+import {
+  formatDouble,
+  normalizeNumberText,
+} from "../../src/conversation/json_number.ts";
 
 Deno.test("normalizeNumberText() keeps integers that fit 64 bits digit for digit", () => {
-  for (const text of ["0", "42", "-7", "9007199254740993", "18446744073709551615", "-9223372036854775808"]) {
+  for (
+    const text of [
+      "0",
+      "42",
+      "-7",
+      "9007199254740993",
+      "18446744073709551615",
+      "-9223372036854775808",
+    ]
+  ) {
     assert.equal(normalizeNumberText(text), text);
   }
 });
@@ -24,7 +36,9 @@ Deno.test("normalizeNumberText() turns other literals into serde_json doubles", 
     ["0.5", "0.5"],
     ["-1.25e-3", "-0.00125"],
   ];
-  for (const [input, expected] of cases) assert.equal(normalizeNumberText(input), expected, input);
+  for (const [input, expected] of cases) {
+    assert.equal(normalizeNumberText(input), expected, input);
+  }
 });
 
 Deno.test("normalizeNumberText() rejects a number jp cannot hold", () => {

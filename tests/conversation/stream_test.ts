@@ -4,12 +4,24 @@ import { EventsSyntaxError } from "../../src/conversation/scan_events.ts";
 import { testdata } from "../support/paths.ts";
 
 const decoder = new TextDecoder();
-const streamFile = (name: string) => Deno.readFileSync(testdata("streams", `${name}.json`));
-const golden = (name: string) => Deno.readTextFileSync(testdata("golden", `${name}.json`));
+const streamFile = (name: string) =>
+  Deno.readFileSync(testdata("streams", `${name}.json`));
+const golden = (name: string) =>
+  Deno.readTextFileSync(testdata("golden", `${name}.json`));
 const load = (name: string) => ConversationStream.parse(streamFile(name));
 const text = (stream: ConversationStream) => decoder.decode(stream.serialize());
 
-const GENERATIONS = ["g0", "g1", "g2", "g3", "g4", "numbers", "escapes", "unknown_types", "event_ids"];
+const GENERATIONS = [
+  "g0",
+  "g1",
+  "g2",
+  "g3",
+  "g4",
+  "numbers",
+  "escapes",
+  "unknown_types",
+  "event_ids",
+];
 
 Deno.test("ConversationStream round-trips every synthetic generation byte for byte", () => {
   for (const name of GENERATIONS) {
@@ -19,33 +31,70 @@ Deno.test("ConversationStream round-trips every synthetic generation byte for by
 });
 
 Deno.test("ConversationStream.turns() follows jp's turn boundaries in each generation", () => {
-  const shape = (name: string) => load(name).turns().map((turn) => [turn.id ?? null, turn.events.map((e) => e.type)]);
-  assert.deepEqual(shape("g0"), [[null, ["chat_request", "chat_response", "chat_response"]]]);
-  assert.equal(load("g1").turns().length, 1, "legacy stream without turn_start is one implicit turn");
-  assert.deepEqual(load("g2").turns().map((turn) => turn.events.length), [7, 3]);
-  assert.deepEqual(load("g3").turns().map((turn) => turn.index), [0, 1], "a leading turn_start opens turn 0");
+  const shape = (name: string) =>
+    load(name).turns().map((
+      turn,
+    ) => [turn.id ?? null, turn.events.map((e) => e.type)]);
+  assert.deepEqual(shape("g0"), [[null, [
+    "chat_request",
+    "chat_response",
+    "chat_response",
+  ]]]);
+  assert.equal(
+    load("g1").turns().length,
+    1,
+    "legacy stream without turn_start is one implicit turn",
+  );
+  assert.deepEqual(load("g2").turns().map((turn) => turn.events.length), [
+    7,
+    3,
+  ]);
+  assert.deepEqual(
+    load("g3").turns().map((turn) => turn.index),
+    [0, 1],
+    "a leading turn_start opens turn 0",
+  );
   assert.deepEqual(load("g4").turns().map((turn) => [turn.id, turn.summary]), [
     ["k3m9x2a", "Set up project structure with error handling"],
     ["p8q2r4b", undefined],
   ]);
-  assert.equal(ConversationStream.parse(new TextEncoder().encode("[]\n")).turns().length, 0);
+  assert.equal(
+    ConversationStream.parse(new TextEncoder().encode("[]\n")).turns().length,
+    0,
+  );
 });
 
 Deno.test("Turn.fallbackSummary() is the first non-empty request line, collapsed", () => {
-  assert.equal(load("g0").turns()[0]!.fallbackSummary(), "Refactor the provider layer");
+  assert.equal(
+    load("g0").turns()[0]!.fallbackSummary(),
+    "Refactor the provider layer",
+  );
   assert.equal(load("g4").turns()[1]!.fallbackSummary(), "fix that warning");
-  assert.equal(load("escapes").turns()[0]!.fallbackSummary(), "red and", "U+2028 ends the first line");
+  assert.equal(
+    load("escapes").turns()[0]!.fallbackSummary(),
+    "red and",
+    "U+2028 ends the first line",
+  );
 });
 
 Deno.test("Turn.isComplete() needs a request, a response after the last tool result, and no open tool call", () => {
-  assert.deepEqual(load("g3").turns().map((turn) => turn.isComplete()), [true, false]);
-  assert.deepEqual(load("g4").turns().map((turn) => turn.isComplete()), [true, true]);
+  assert.deepEqual(load("g3").turns().map((turn) => turn.isComplete()), [
+    true,
+    false,
+  ]);
+  assert.deepEqual(load("g4").turns().map((turn) => turn.isComplete()), [
+    true,
+    true,
+  ]);
   assert.equal(load("g1").turns()[0]!.isComplete(), true);
 });
 
 Deno.test("setTurnSummary() changes only the turn_start it addresses (golden)", () => {
   const stream = load("g4");
-  assert.equal(stream.setTurnSummary("p8q2r4b", "Fix the compiler warning"), true);
+  assert.equal(
+    stream.setTurnSummary("p8q2r4b", "Fix the compiler warning"),
+    true,
+  );
   assert.equal(text(stream), golden("g4_set"));
   assert.equal(stream.turns()[1]!.summary, "Fix the compiler warning");
 });
@@ -54,7 +103,11 @@ Deno.test("clearTurnSummary() restores the legacy turn_start bytes (golden)", ()
   const stream = load("g4");
   assert.equal(stream.clearTurnSummary("k3m9x2a"), true);
   assert.equal(text(stream), golden("g4_clear"));
-  assert.match(text(stream), /"event_id": "k3m9x2a",\n    "timestamp": "2026-10-30 10:00:00.1",\n    "type": "turn_start"\n  \}/);
+  assert.ok(
+    text(stream).includes(
+      '"event_id": "k3m9x2a",\n    "timestamp": "2026-10-30 10:00:00.1",\n    "type": "turn_start"\n  }',
+    ),
+  );
   assert.equal(stream.clearTurnSummary("nope"), false);
 });
 
@@ -64,9 +117,16 @@ Deno.test("pop() removes the last event and clears the trailing turn's summary (
   const popped = stream.pop();
   assert.equal(popped?.eventId, "resp002");
   assert.equal(stream.turns()[1]!.summary, undefined);
-  assert.equal(stream.turns()[0]!.summary, "Set up project structure with error handling");
+  assert.equal(
+    stream.turns()[0]!.summary,
+    "Set up project structure with error handling",
+  );
   assert.equal(text(stream), golden("g4_set_then_pop"));
-  assert.equal(stream.entries.at(-1)!.eventId, "reset01", "trailing non-conversation entries stay");
+  assert.equal(
+    stream.entries.at(-1)!.eventId,
+    "reset01",
+    "trailing non-conversation entries stay",
+  );
 });
 
 Deno.test("pop() of a turn's own turn_start removes the turn", () => {
@@ -97,18 +157,32 @@ Deno.test("ensureTurnId() inserts a turn_start into a legacy stream before its f
   const stream = load("g1");
   const id = stream.ensureTurnId(0)!;
   assert.match(id, /^[0-9a-z]{7}$/);
-  assert.equal(stream.setTurnSummary(id, "Explain the iter_mut segfault"), true);
+  assert.equal(
+    stream.setTurnSummary(id, "Explain the iter_mut segfault"),
+    true,
+  );
   assert.equal(text(stream).replaceAll(id, "{{ID}}"), golden("g1_summarized"));
-  assert.equal(stream.entries[0]!.type, "config_delta", "the legacy base-config delta stays first");
+  assert.equal(
+    stream.entries[0]!.type,
+    "config_delta",
+    "the legacy base-config delta stays first",
+  );
   const reread = ConversationStream.parse(stream.serialize());
-  assert.deepEqual(reread.turns().map((turn) => [turn.id, turn.summary]), [[id, "Explain the iter_mut segfault"]]);
+  assert.deepEqual(reread.turns().map((turn) => [turn.id, turn.summary]), [[
+    id,
+    "Explain the iter_mut segfault",
+  ]]);
 });
 
 Deno.test("ensureTurnId() gives an existing turn_start an id and touches nothing else", () => {
   const original = streamFile("g3");
   const stream = ConversationStream.parse(original);
   const id = stream.ensureTurnId(1)!;
-  assert.equal(stream.ensureTurnId(1), id, "the second call returns the same id");
+  assert.equal(
+    stream.ensureTurnId(1),
+    id,
+    "the second call returns the same id",
+  );
   assert.equal(stream.ensureTurnId(5), undefined);
   const expected = decoder.decode(original).replace(
     '{\n    "timestamp": "2026-04-10 17:05:00.0"',
@@ -123,7 +197,11 @@ Deno.test("a rewritten entry normalizes numbers like jp and keeps key order (gol
   const out = text(stream);
   assert.equal(out, golden("numbers_summarized"));
   assert.match(out, /"beyond_2_53": 9007199254740993,/);
-  assert.match(out, /"schema": \{"x": 1.50\}/, "the untouched entry keeps its bytes");
+  assert.match(
+    out,
+    /"schema": \{"x": 1.50\}/,
+    "the untouched entry keeps its bytes",
+  );
 });
 
 Deno.test("a rewritten entry escapes strings like serde_json (golden)", () => {
@@ -131,8 +209,14 @@ Deno.test("a rewritten entry escapes strings like serde_json (golden)", () => {
   stream.setTurnSummary("esc0001", "Keep escapes");
   const out = text(stream);
   assert.equal(out, golden("escapes_summarized"));
-  assert.ok(out.includes("\\u001b") && !out.includes("\\u001B"), "lowercase hex");
-  assert.ok(out.includes("\u2028") && out.includes("\u007f") && out.includes("😀 😀"), "raw U+2028, DEL and astral");
+  assert.ok(
+    out.includes("\\u001b") && !out.includes("\\u001B"),
+    "lowercase hex",
+  );
+  assert.ok(
+    out.includes("\u2028") && out.includes("\u007f") && out.includes("😀 😀"),
+    "raw U+2028, DEL and astral",
+  );
 });
 
 Deno.test("unknown entry types are kept verbatim and belong to no turn", () => {
@@ -141,30 +225,61 @@ Deno.test("unknown entry types are kept verbatim and belong to no turn", () => {
   assert.equal(stream.entries[1]!.eventId, "middle");
   const id = stream.ensureTurnId(0)!;
   stream.setTurnSummary(id, "Greet");
-  assert.ok(text(stream).includes('{"type":"future_event"') || text(stream).includes('"first": 1,\n    "event_id": "middle"'));
-  assert.deepEqual(stream.turns()[0]!.events.map((e) => e.type), ["turn_start", "chat_request"]);
+  assert.ok(
+    text(stream).includes('{"type":"future_event"') ||
+      text(stream).includes('"first": 1,\n    "event_id": "middle"'),
+  );
+  assert.deepEqual(stream.turns()[0]!.events.map((e) => e.type), [
+    "turn_start",
+    "chat_request",
+  ]);
 });
 
 Deno.test("event ids: missing, null and empty are absent; duplicates are reported; odd strings kept", () => {
   const stream = load("event_ids");
-  assert.deepEqual(stream.entries.map((e) => e.eventId), [undefined, undefined, undefined, "dup", "dup", 'é☃ "quoted"']);
+  assert.deepEqual(stream.entries.map((e) => e.eventId), [
+    undefined,
+    undefined,
+    undefined,
+    "dup",
+    "dup",
+    'é☃ "quoted"',
+  ]);
   assert.deepEqual(stream.duplicateEventIds(), ["dup"]);
   const id = stream.ensureTurnId(0)!;
   assert.ok(!["dup", 'é☃ "quoted"'].includes(id));
   assert.equal(stream.entries[0]!.eventId, id);
-  assert.equal(stream.entries[1]!.eventId, undefined, "only the touched entry gets an id");
+  assert.equal(
+    stream.entries[1]!.eventId,
+    undefined,
+    "only the touched entry gets an id",
+  );
 });
 
 Deno.test("a non-string event id is a load error naming the byte offset", () => {
-  const bytes = new TextEncoder().encode('[\n  {\n    "event_id": 7,\n    "timestamp": "t",\n    "type": "turn_start"\n  }\n]\n');
-  assert.throws(() => ConversationStream.parse(bytes), (error) => error instanceof EventsSyntaxError && error.offset === 4);
+  const bytes = new TextEncoder().encode(
+    '[\n  {\n    "event_id": 7,\n    "timestamp": "t",\n    "type": "turn_start"\n  }\n]\n',
+  );
+  assert.throws(
+    () => ConversationStream.parse(bytes),
+    (error) => error instanceof EventsSyntaxError && error.offset === 4,
+  );
 });
 
 Deno.test("append() adds an entry with a fresh id in jp's key order", () => {
   const stream = load("g4");
-  const entry = stream.append(new Map<string, string>([["content", "hi"], ["type", "chat_request"], ["timestamp", "2026-10-30 10:03:00.0"]]));
+  const entry = stream.append(
+    new Map<string, string>([["content", "hi"], ["type", "chat_request"], [
+      "timestamp",
+      "2026-10-30 10:03:00.0",
+    ]]),
+  );
   assert.match(entry.eventId!, /^[0-9a-z]{7}$/);
-  assert.ok(text(stream).endsWith(`"type": "config_delta",\n    "op": "reset",\n    "timestamp": "2026-10-30 10:02:00.2"\n  },\n  {\n    "event_id": "${entry.eventId}",\n    "timestamp": "2026-10-30 10:03:00.0",\n    "type": "chat_request",\n    "content": "hi"\n  }\n]\n`));
+  assert.ok(
+    text(stream).endsWith(
+      `"type": "config_delta",\n    "op": "reset",\n    "timestamp": "2026-10-30 10:02:00.2"\n  },\n  {\n    "event_id": "${entry.eventId}",\n    "timestamp": "2026-10-30 10:03:00.0",\n    "type": "chat_request",\n    "content": "hi"\n  }\n]\n`,
+    ),
+  );
   const empty = ConversationStream.empty();
   assert.equal(text(empty), "[]\n");
 });

@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
-import { fallbackSummaryOf, normalizeTurnSummary } from "../../src/conversation/summary_text.ts";
+import {
+  fallbackSummaryOf,
+  normalizeTurnSummary,
+} from "../../src/conversation/summary_text.ts";
 
 Deno.test("normalizeTurnSummary() keeps the first non-empty line, collapsed", () => {
-  assert.equal(normalizeTurnSummary("\n\n  Add   retry\tbackoff  \nSecond line"), "Add retry backoff");
+  assert.equal(
+    normalizeTurnSummary("\n\n  Add   retry\tbackoff  \nSecond line"),
+    "Add retry backoff",
+  );
 });
 
 Deno.test("normalizeTurnSummary() removes quotes, Markdown and one trailing period", () => {
@@ -19,19 +25,31 @@ Deno.test("normalizeTurnSummary() removes quotes, Markdown and one trailing peri
     ["Wait for it...", "Wait for it..."],
     ["Fix foo.ts", "Fix foo.ts"],
   ];
-  for (const [input, expected] of cases) assert.equal(normalizeTurnSummary(input), expected, input);
+  for (const [input, expected] of cases) {
+    assert.equal(normalizeTurnSummary(input), expected, input);
+  }
 });
 
 Deno.test("normalizeTurnSummary() removes escape sequences and control characters", () => {
-  assert.equal(normalizeTurnSummary("\u001b[31mRed\u001b[0m alert\u0007 \u202eevil"), "Red alert evil");
-  assert.equal(normalizeTurnSummary("\u001b]0;title\u0007Set title"), "Set title");
+  assert.equal(
+    normalizeTurnSummary("\u001b[31mRed\u001b[0m alert\u0007 \u202eevil"),
+    "Red alert evil",
+  );
+  assert.equal(
+    normalizeTurnSummary("\u001b]0;title\u0007Set title"),
+    "Set title",
+  );
 });
 
 Deno.test("normalizeTurnSummary() cuts to 60 code points at a word boundary", () => {
-  const long = "Refactor the streaming event conversion so that Google responses map cleanly onto events";
+  const long =
+    "Refactor the streaming event conversion so that Google responses map cleanly onto events";
   const result = normalizeTurnSummary(long)!;
   assert.ok(Array.from(result).length <= 60);
-  assert.equal(result, "Refactor the streaming event conversion so that Google");
+  assert.equal(
+    result,
+    "Refactor the streaming event conversion so that Google",
+  );
   const word = "x".repeat(500);
   assert.equal(normalizeTurnSummary(word), "x".repeat(60));
   const emoji = "😀".repeat(70);
@@ -45,7 +63,10 @@ Deno.test("normalizeTurnSummary() returns undefined for blank input", () => {
 });
 
 Deno.test("fallbackSummaryOf() takes the first non-empty line, whitespace collapsed", () => {
-  assert.equal(fallbackSummaryOf("\n \n  Fix   the\tbuild  \nplease"), "Fix the build");
+  assert.equal(
+    fallbackSummaryOf("\n \n  Fix   the\tbuild  \nplease"),
+    "Fix the build",
+  );
   assert.equal(fallbackSummaryOf("   \n\t"), undefined);
 });
 
@@ -57,5 +78,8 @@ Deno.test("fallbackSummaryOf() keeps 72 code points and marks a cut with an elli
   const astral = fallbackSummaryOf("😀".repeat(100))!;
   assert.equal(Array.from(astral).length, 72);
   assert.equal(astral, "😀".repeat(71) + "…");
-  assert.ok(!/[\ud800-\udbff]…/.test(astral), "no lone high surrogate before the ellipsis");
+  assert.ok(
+    !/[\ud800-\udbff]…/.test(astral),
+    "no lone high surrogate before the ellipsis",
+  );
 });

@@ -3,53 +3,124 @@ import { validateEvents } from "../../src/conversation/validate_events.ts";
 import { testdata } from "../support/paths.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
-const file = (name: string) => Deno.readFileSync(testdata("streams", `${name}.json`));
+const file = (name: string) =>
+  Deno.readFileSync(testdata("streams", `${name}.json`));
 
 Deno.test("validateEvents() passes the canonical synthetic generations", () => {
-  assert.deepEqual(validateEvents(file("g4"), { legacyLayout: false }), { errors: [], warnings: [] });
-  assert.deepEqual(validateEvents(file("g1"), { legacyLayout: true }), { errors: [], warnings: [] });
-  assert.deepEqual(validateEvents(file("g2"), { legacyLayout: true }).errors, []);
+  assert.deepEqual(validateEvents(file("g4"), { legacyLayout: false }), {
+    errors: [],
+    warnings: [],
+  });
+  assert.deepEqual(validateEvents(file("g1"), { legacyLayout: true }), {
+    errors: [],
+    warnings: [],
+  });
+  assert.deepEqual(
+    validateEvents(file("g2"), { legacyLayout: true }).errors,
+    [],
+  );
 });
 
 Deno.test("validateEvents() reports a syntax error with its byte offset", () => {
-  const report = validateEvents(encode('[\n  {"timestamp": "t", "type": "a"'), { legacyLayout: false });
+  const report = validateEvents(encode('[\n  {"timestamp": "t", "type": "a"'), {
+    legacyLayout: false,
+  });
   assert.equal(report.errors.length, 1);
   assert.match(report.errors[0]!, /truncated.* at byte \d+ \(entry 0\)/);
 });
 
 Deno.test("validateEvents() reports where jp's writer would change the file", () => {
   const report = validateEvents(file("numbers"), { legacyLayout: false });
-  assert.match(report.errors.join("\n"), /Not in the form jp writes: jp would rewrite it from byte 134 \(entry 0\)/);
-  const compact = validateEvents(encode('[{"timestamp":"2026-01-01 00:00:00.0","type":"turn_start"}]\n'), { legacyLayout: false });
+  assert.match(
+    report.errors.join("\n"),
+    /Not in the form jp writes: jp would rewrite it from byte 134 \(entry 0\)/,
+  );
+  const compact = validateEvents(
+    encode('[{"timestamp":"2026-01-01 00:00:00.0","type":"turn_start"}]\n'),
+    { legacyLayout: false },
+  );
   assert.match(compact.errors.join("\n"), /from byte 1 \(entry 0\)/);
 });
 
 Deno.test("validateEvents() reports duplicate ids, bad summaries, timestamps and fields", () => {
   const entries = [
-    { event_id: "a", timestamp: "2026-01-01 00:00:00.0", type: "turn_start", summary: "two\nlines" },
-    { event_id: "a", timestamp: "yesterday", type: "chat_request", content: "x" },
-    { timestamp: "2026-01-01 00:00:00.0", type: "turn_start", summary: "y".repeat(61) },
+    {
+      event_id: "a",
+      timestamp: "2026-01-01 00:00:00.0",
+      type: "turn_start",
+      summary: "two\nlines",
+    },
+    {
+      event_id: "a",
+      timestamp: "yesterday",
+      type: "chat_request",
+      content: "x",
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.0",
+      type: "turn_start",
+      summary: "y".repeat(61),
+    },
     { timestamp: "2026-01-01 00:00:00.0", type: "chat_request" },
-    { timestamp: "2026-01-01 00:00:00.0", type: "tool_call_request", id: "t1", name: "read", arguments: { path: "not base64!" } },
-    { timestamp: "2026-01-01 00:00:00.0", type: "tool_call_response", id: "t1", content: "also not", is_error: false },
-    { timestamp: "2026-01-01 00:00:00.0", type: "tool_call_response", id: "t2", content: "aGk-", is_error: false },
+    {
+      timestamp: "2026-01-01 00:00:00.0",
+      type: "tool_call_request",
+      id: "t1",
+      name: "read",
+      arguments: { path: "not base64!" },
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.0",
+      type: "tool_call_response",
+      id: "t1",
+      content: "also not",
+      is_error: false,
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.0",
+      type: "tool_call_response",
+      id: "t2",
+      content: "aGk-",
+      is_error: false,
+    },
   ];
-  const report = validateEvents(encode(JSON.stringify(entries, null, 2) + "\n"), { legacyLayout: false });
+  const report = validateEvents(
+    encode(JSON.stringify(entries, null, 2) + "\n"),
+    { legacyLayout: false },
+  );
   const errors = report.errors.join("\n");
   assert.match(errors, /Event id "a" is used by more than one entry/);
-  assert.match(errors, /Entry 0 \(turn_start\) has a summary of more than one line/);
-  assert.match(errors, /Entry 1 \(chat_request\) has an invalid timestamp "yesterday"/);
+  assert.match(
+    errors,
+    /Entry 0 \(turn_start\) has a summary of more than one line/,
+  );
+  assert.match(
+    errors,
+    /Entry 1 \(chat_request\) has an invalid timestamp "yesterday"/,
+  );
   assert.match(errors, /Entry 2 \(turn_start\) has a summary of 61 characters/);
-  assert.match(errors, /Entry 3 \(chat_request\): A chat_request needs a string "content"/);
-  assert.match(errors, /Entry 4 \(tool_call_request\) has an argument string that is not base64/);
+  assert.match(
+    errors,
+    /Entry 3 \(chat_request\): A chat_request needs a string "content"/,
+  );
+  assert.match(
+    errors,
+    /Entry 4 \(tool_call_request\) has an argument string that is not base64/,
+  );
   assert.match(errors, /Entry 5 \(tool_call_response\) content is not base64/);
   const warnings = report.warnings.join("\n");
-  assert.match(warnings, /Entry 6 \(tool_call_response\) content is URL-safe base64/);
+  assert.match(
+    warnings,
+    /Entry 6 \(tool_call_response\) content is URL-safe base64/,
+  );
   assert.match(warnings, /Tool call response "t2" answers no request/);
 });
 
 Deno.test("validateEvents() needs a leading config_delta in the legacy layout", () => {
   const report = validateEvents(file("g3"), { legacyLayout: true });
   assert.match(report.errors.join("\n"), /Entry 0 must be a config_delta/);
-  assert.deepEqual(validateEvents(file("g3"), { legacyLayout: false }).errors, []);
+  assert.deepEqual(
+    validateEvents(file("g3"), { legacyLayout: false }).errors,
+    [],
+  );
 });

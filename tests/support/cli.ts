@@ -36,7 +36,10 @@ export interface RunJptOptions {
  * @param options Working directory, environment, entry file.
  * @returns Exit code and output.
  */
-export async function runJpt(args: string[], options: RunJptOptions = {}): Promise<CliResult> {
+export async function runJpt(
+  args: string[],
+  options: RunJptOptions = {},
+): Promise<CliResult> {
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", options.entry ?? MAIN_TS, ...args],
     cwd: options.cwd ?? Deno.cwd(),
@@ -53,5 +56,9 @@ export async function runJpt(args: string[], options: RunJptOptions = {}): Promi
   }
   const output = await child.output();
   const decoder = new TextDecoder();
-  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
 }

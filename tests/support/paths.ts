@@ -9,7 +9,9 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 
 /** The repository root. */
-export const REPO_ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
+export const REPO_ROOT: string = fileURLToPath(
+  new URL("../../", import.meta.url),
+);
 
 /** The entry point the CLI tests run. */
 export const MAIN_TS: string = join(REPO_ROOT, "main.ts");
@@ -35,7 +37,9 @@ export const FIXTURES_DIR: string | undefined = (() => {
 })();
 
 if (FIXTURES_DIR === undefined) {
-  console.log("SKIP: ../shared/fixtures/jp-conversations not found; tests on real jp conversations are skipped");
+  console.log(
+    "SKIP: ../shared/fixtures/jp-conversations not found; tests on real jp conversations are skipped",
+  );
 }
 
 /**
