@@ -13,5 +13,6 @@ if (import.meta.main) {
     io: processIo(),
     env: (name) => Deno.env.get(name),
     cwd: Deno.cwd(),
+    envVariables: Deno.env.toObject(),
   });
 }

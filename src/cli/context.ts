@@ -4,8 +4,14 @@ import {
   WorkspaceNotFoundError,
 } from "../workspace/workspace.ts";
 import {
+  loadConfig,
+  type LoadedConfig,
+  readBaseConfig,
+} from "../config/load_config.ts";
+import {
   type ConversationRef,
   listConversations,
+  type LoadedConversation,
   loadMetadata,
 } from "../workspace/conversation_files.ts";
 import { compareTimestamps } from "../conversation/timestamp.ts";
@@ -23,6 +29,41 @@ export interface CliContext {
   workspaceDir: string | undefined;
   /** `--verbose`. */
   verbose: boolean;
+  /** `--cfg` values, in order. */
+  cfg: string[];
+  /** `--model`. */
+  model: string | undefined;
+  /** Every environment variable (for `JP_CFG_*`). */
+  envVariables: Record<string, string>;
+}
+
+/**
+ * The effective config for a command: jp's layers, the conversation's own
+ * layer when one is given, and the command line's `--cfg` and `--model`.
+ *
+ * @param context The command context.
+ * @param workspace The workspace, if any.
+ * @param conversation The loaded conversation whose config applies, if any.
+ * @returns The config with origins.
+ */
+export async function effectiveConfig(
+  context: CliContext,
+  workspace: Workspace | undefined,
+  conversation?: LoadedConversation,
+): Promise<LoadedConfig> {
+  return await loadConfig({
+    env: context.env,
+    envVariables: context.envVariables,
+    cwd: context.cwd,
+    workspace,
+    conversation: conversation === undefined ? undefined : {
+      id: conversation.ref.id,
+      baseConfig: await readBaseConfig(conversation.source.dir),
+      stream: conversation.stream,
+    },
+    cfg: context.cfg,
+    model: context.model,
+  });
 }
 
 /**

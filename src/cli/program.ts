@@ -9,6 +9,14 @@ import {
   ConversationFileError,
   ConversationNotFoundError,
 } from "../workspace/conversation_files.ts";
+import { CfgSyntaxError } from "../config/cfg_arg.ts";
+import { ConfigFileError } from "../config/config_file.ts";
+import { EnvConfigError } from "../config/env_layer.ts";
+import { ModelIdError } from "../config/model_id.ts";
+import { ConfigValueError } from "../config/schema.ts";
+import { MissingApiKeyError } from "../llm/client.ts";
+import { EndpointError } from "../llm/endpoint.ts";
+import { UnknownProviderError } from "../llm/providers.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
@@ -21,6 +29,8 @@ export interface RunOptions {
   env: (name: string) => string | undefined;
   /** The working directory. */
   cwd: string;
+  /** Every environment variable (for `JP_CFG_*`). */
+  envVariables: Record<string, string>;
 }
 
 /** Errors that are the user's situation, not a bug: printed as one line. */
@@ -29,7 +39,16 @@ const EXPECTED_ERRORS = [
   ConversationNotFoundError,
   ConversationFileError,
   LockHeldError,
+  ConfigFileError,
+  EnvConfigError,
+  ModelIdError,
+  EndpointError,
+  MissingApiKeyError,
+  UnknownProviderError,
 ];
+
+/** Errors in how the command line was written: exit code 2. */
+const USAGE_ERRORS = [UsageError, CfgSyntaxError, ConfigValueError];
 
 /**
  * Runs the jpt command line.
@@ -53,8 +72,8 @@ export async function runCli(
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    if (error instanceof UsageError) {
-      io.err(`error: ${sanitizeLine(error.message)}\n`);
+    if (USAGE_ERRORS.some((kind) => error instanceof kind)) {
+      io.err(`error: ${sanitizeLine((error as Error).message)}\n`);
       return ExitCode.usage;
     }
     const verbose = program.opts().verbose === true;
@@ -87,6 +106,13 @@ function buildProgram(
       "use the jp workspace at DIR instead of searching upward from here",
     )
     .option("-v, --verbose", "show details of errors")
+    .option(
+      "--cfg <value>",
+      "config override, repeatable: key=value, key:=<json>, key+=value, key:+=<json>, @file, {json}, or a file or named config",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option("--model <id>", "shorthand for --cfg assistant.model.id=<id>")
     .showSuggestionAfterError()
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
@@ -96,13 +122,18 @@ function buildProgram(
     });
 
   const context = (): CliContext => {
-    const globals = program.opts<{ workspace?: string; verbose?: boolean }>();
+    const globals = program.opts<
+      { workspace?: string; verbose?: boolean; cfg: string[]; model?: string }
+    >();
     return {
       io,
       env: options.env,
+      envVariables: options.envVariables,
       cwd: options.cwd,
       workspaceDir: globals.workspace,
       verbose: globals.verbose === true,
+      cfg: globals.cfg,
+      model: globals.model,
     };
   };
   const jsonOption = () => new Option("--json", "print JSON");
@@ -160,6 +191,65 @@ function buildProgram(
       const { checkCommand } = await import("./check.ts");
       setExitCode(
         await checkCommand(context(), paths, { json: opts.json === true }),
+      );
+    });
+
+  const config = program.command("config").description(
+    "inspect the effective configuration",
+  );
+  config.command("show")
+    .description("print the effective config, or one key of it")
+    .argument("[key]", "a dotted key, e.g. conversation.turn_summary.generate")
+    .addOption(jsonOption())
+    .option("--origin", "name the layer that set each value")
+    .option(
+      "--conversation <id>",
+      "include this conversation's own config layer",
+    )
+    .addHelpText(
+      "after",
+      "\nLayers, later wins: defaults, user-global config, .jp/config.toml, .jp.toml files from the\n" +
+        "workspace root down to here, the user-local config, JP_CFG_* variables, the conversation,\n" +
+        "then --cfg and --model.\n",
+    )
+    .action(
+      async (
+        key: string | undefined,
+        opts: { json?: boolean; origin?: boolean; conversation?: string },
+      ) => {
+        const { configShowCommand } = await import("./config_show.ts");
+        setExitCode(
+          await configShowCommand(context(), key, {
+            json: opts.json === true,
+            origin: opts.origin === true,
+            conversation: opts.conversation,
+          }),
+        );
+      },
+    );
+
+  program.command("models")
+    .description(
+      "show the model, endpoint, key and context window of each role",
+    )
+    .addOption(jsonOption())
+    .option(
+      "--conversation <id>",
+      "include this conversation's own config layer",
+    )
+    .addHelpText(
+      "after",
+      "\nRoles: assistant (assistant.model), title (conversation.title.generate.model, else the\n" +
+        "assistant's id) and turn_summary (conversation.turn_summary.generate.model, else the title\n" +
+        "model, else the assistant's id). Background roles default to reasoning effort low, excluded.\n",
+    )
+    .action(async (opts: { json?: boolean; conversation?: string }) => {
+      const { modelsCommand } = await import("./models.ts");
+      setExitCode(
+        await modelsCommand(context(), {
+          json: opts.json === true,
+          conversation: opts.conversation,
+        }),
       );
     });
 

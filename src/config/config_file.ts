@@ -1,0 +1,226 @@
+/**
+ * Config files: TOML (parsed with smol-toml) and JSON, with jp's `extends`
+ * globs (default `config.d/**\/*`) resolved relative to the declaring file.
+ *
+ * @module
+ */
+
+import {
+  dirname,
+  extname,
+  join,
+  relative,
+  resolve,
+  sep as SEPARATOR,
+} from "node:path";
+import { parse as parseToml, TomlError } from "smol-toml";
+import { type ConfigTable } from "./config_tree.ts";
+import { isPlainObject } from "./schema.ts";
+
+/** Extensions tried for a config file, in jp's order. */
+export const CONFIG_EXTENSIONS = [
+  "toml",
+  "json",
+  "json5",
+  "yaml",
+  "yml",
+] as const;
+const SUPPORTED = new Set([".toml", ".json"]);
+const DEFAULT_EXTENDS = ["config.d/**/*"];
+
+/** A config file cannot be read or parsed; names the file and position. */
+export class ConfigFileError extends Error {
+  /** The file. */
+  readonly path: string;
+
+  /**
+   * @param path The file.
+   * @param detail What is wrong, with line and column when known.
+   * @param cause The underlying error.
+   */
+  constructor(path: string, detail: string, cause?: unknown) {
+    super(`Cannot read config "${path}": ${detail}`, { cause });
+    this.name = "ConfigFileError";
+    this.path = path;
+  }
+}
+
+/** One file's values, as a layer. */
+export interface ConfigFileLayer {
+  /** The file. */
+  path: string;
+  /** Its values. */
+  values: ConfigTable;
+}
+
+/**
+ * Finds `<base>.<ext>` for the first extension in jp's order that exists.
+ *
+ * @param base The path without extension, e.g. `.jp/config`.
+ * @returns The file, or `undefined`.
+ */
+export async function findConfigFile(
+  base: string,
+): Promise<string | undefined> {
+  for (const extension of CONFIG_EXTENSIONS) {
+    const path = `${base}.${extension}`;
+    if (await isFile(path)) return path;
+  }
+  return undefined;
+}
+
+/**
+ * Reads a config file and the files its `extends` globs name (each after the
+ * file itself, in sorted order, so drop-ins override the file).
+ *
+ * @param path The config file.
+ * @returns The file's layer followed by its extensions' layers.
+ * @throws {ConfigFileError} For unreadable or invalid files and unsupported formats.
+ */
+export async function readConfigFile(path: string): Promise<ConfigFileLayer[]> {
+  return await readWithExtends(resolve(path), new Set());
+}
+
+async function readWithExtends(
+  path: string,
+  seen: Set<string>,
+): Promise<ConfigFileLayer[]> {
+  if (seen.has(path)) return [];
+  seen.add(path);
+  const values = await parseConfigFile(path);
+  const layers: ConfigFileLayer[] = [{ path, values }];
+  const patterns = Array.isArray(values.extends)
+    ? values.extends.filter((item): item is string => typeof item === "string")
+    : DEFAULT_EXTENDS;
+  for (const pattern of patterns) {
+    for (const match of await expandGlob(dirname(path), pattern)) {
+      if (SUPPORTED.has(extname(match))) {
+        layers.push(...await readWithExtends(match, seen));
+      }
+    }
+  }
+  return layers;
+}
+
+/**
+ * Parses one config file by its extension.
+ *
+ * @param path The file.
+ * @returns Its values.
+ * @throws {ConfigFileError} With line and column for syntax errors.
+ */
+export async function parseConfigFile(path: string): Promise<ConfigTable> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    throw new ConfigFileError(
+      path,
+      error instanceof Deno.errors.NotFound ? "file not found" : String(error),
+      error,
+    );
+  }
+  const extension = extname(path);
+  let values: unknown;
+  if (extension === ".toml") {
+    try {
+      values = parseToml(text);
+    } catch (error) {
+      if (error instanceof TomlError) {
+        const reason = error.message.split("\n")[0]!.replace(
+          /^Invalid TOML document: /,
+          "",
+        );
+        throw new ConfigFileError(
+          path,
+          `line ${error.line}, column ${error.column}: ${reason}`,
+          error,
+        );
+      }
+      throw new ConfigFileError(path, String(error), error);
+    }
+  } else if (extension === ".json") {
+    try {
+      values = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigFileError(path, jsonErrorDetail(text, error), error);
+    }
+  } else {
+    throw new ConfigFileError(
+      path,
+      `"${extension}" config files are not supported by jpt (use TOML or JSON)`,
+    );
+  }
+  if (!isPlainObject(values)) {
+    throw new ConfigFileError(path, "the top level must be a table");
+  }
+  return values;
+}
+
+function jsonErrorDetail(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const position = /position (\d+)/.exec(message);
+  if (!position) return message;
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split("\n").length;
+  const column = before.length - before.lastIndexOf("\n");
+  return `line ${line}, column ${column}: ${
+    message.replace(/ in JSON at position \d+.*$/, "")
+  }`;
+}
+
+/**
+ * Lists the files under `base` matching a glob (`**` any directories, `*`
+ * and `?` within one name), sorted.
+ *
+ * @param base The directory the pattern is relative to.
+ * @param pattern The glob.
+ * @returns Matching files.
+ */
+export async function expandGlob(
+  base: string,
+  pattern: string,
+): Promise<string[]> {
+  const regex = globToRegExp(pattern);
+  const found: string[] = [];
+  const walk = async (dir: string) => {
+    let items: Deno.DirEntry[];
+    try {
+      items = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      return;
+    }
+    for (const item of items) {
+      const path = join(dir, item.name);
+      if (item.isDirectory) await walk(path);
+      else if (
+        item.isFile &&
+        regex.test(relative(base, path).split(SEPARATOR).join("/"))
+      ) found.push(path);
+    }
+  };
+  await walk(base);
+  return found.sort();
+}
+
+function globToRegExp(pattern: string): RegExp {
+  let source = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "*" && pattern[i + 1] === "*") {
+      source += pattern[i + 2] === "/" ? "(?:.*/)?" : ".*";
+      i += pattern[i + 2] === "/" ? 2 : 1;
+    } else if (c === "*") source += "[^/]*";
+    else if (c === "?") source += "[^/]";
+    else source += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,295 @@
+/**
+ * The effective config, built from jp's layers in jp's order (storage
+ * reference 7): defaults, user-global config, workspace `.jp/config`, `.jp`
+ * files from the workspace root down to the working directory, the user-local
+ * silo's config, `JP_CFG_*` variables, the conversation (base config plus its
+ * config deltas), then `--cfg` values and `--model`.
+ *
+ * @module
+ */
+
+import { join, relative, resolve, sep as SEPARATOR } from "node:path";
+import type { ConversationStream } from "../conversation/stream.ts";
+import { readEvent } from "../conversation/events.ts";
+import type { EnvReader, Workspace } from "../workspace/workspace.ts";
+import { type CfgOperation, parseCfgArg } from "./cfg_arg.ts";
+import {
+  ConfigFileError,
+  findConfigFile,
+  parseConfigFile,
+  readConfigFile,
+} from "./config_file.ts";
+import { type ConfigTable, ConfigTree, getPath } from "./config_tree.ts";
+import { envOperations } from "./env_layer.ts";
+import { isPlainObject } from "./schema.ts";
+
+/** Values every config starts from (RFD 126 and jp's title defaults). */
+export const DEFAULT_CONFIG: ConfigTable = {
+  conversation: {
+    title: { generate: { auto: true }, from_heading: true },
+    turn_summary: { generate: { auto: true, batch_size: 5 } },
+  },
+};
+
+/** The conversation's own layer: its base config and config deltas. */
+export interface ConversationConfigSource {
+  /** The conversation id, for origin labels. */
+  id: string;
+  /** `base_config.json`'s values, when the conversation has the split layout. */
+  baseConfig: ConfigTable | undefined;
+  /** The event stream (legacy streams carry the base config as their first delta). */
+  stream: ConversationStream;
+}
+
+/** Where the config is loaded for. */
+export interface LoadConfigOptions {
+  /** Environment access; `JP_CFG_*` variables come from `envVariables`. */
+  env: EnvReader;
+  /** All environment variables (for `JP_CFG_*`). */
+  envVariables: Record<string, string>;
+  /** The working directory. */
+  cwd: string;
+  /** The workspace, if any. */
+  workspace: Workspace | undefined;
+  /** The conversation whose config applies, if any. */
+  conversation?: ConversationConfigSource | undefined;
+  /** `--cfg` values, in order. */
+  cfg?: readonly string[];
+  /** `--model`, shorthand for `--cfg assistant.model.id=...`. */
+  model?: string | undefined;
+}
+
+/** The effective config and where each value came from. */
+export interface LoadedConfig {
+  /** The merged values. */
+  values: ConfigTable;
+  /** The layer that set each leaf (dotted path). */
+  origins: Map<string, string>;
+  /** The layers that contributed, in order. */
+  layers: string[];
+}
+
+/**
+ * Loads the effective config.
+ *
+ * @param options Where to load from.
+ * @returns The config with origins.
+ * @throws {ConfigFileError} For an unreadable or invalid config file.
+ * @throws {EnvConfigError} For an invalid `JP_CFG_*` variable.
+ * @throws {CfgSyntaxError} For an invalid `--cfg` value (a usage error).
+ * @throws {ConfigValueError} When a text value does not fit its field.
+ */
+export async function loadConfig(
+  options: LoadConfigOptions,
+): Promise<LoadedConfig> {
+  const tree = new ConfigTree();
+  const layers: string[] = [];
+  const mergeFiles = async (path: string | undefined, label: string) => {
+    if (path === undefined) return;
+    for (const layer of await readConfigFile(path)) {
+      tree.merge(layer.values, `${label} (${layer.path})`);
+      layers.push(`${label} (${layer.path})`);
+    }
+  };
+
+  tree.merge(DEFAULT_CONFIG, "default");
+  layers.push("default");
+
+  const globalDir = globalConfigDir(options.env);
+  if (globalDir !== undefined) {
+    await mergeFiles(
+      await findConfigFile(join(globalDir, "config")),
+      "user-global",
+    );
+  }
+
+  const workspace = options.workspace;
+  if (workspace !== undefined) {
+    await mergeFiles(
+      await findConfigFile(join(workspace.storageDir, "config")),
+      "workspace",
+    );
+    for (const dir of dirsFromRootTo(workspace.root, resolve(options.cwd))) {
+      await mergeFiles(await findConfigFile(join(dir, ".jp")), "directory");
+    }
+    if (workspace.userDir !== undefined) {
+      await mergeFiles(
+        await findConfigFile(join(workspace.userDir, "config")),
+        "user-local",
+      );
+    }
+  }
+
+  for (const { name, operation } of envOperations(options.envVariables)) {
+    apply(tree, operation, `env ${name}`);
+    layers.push(`env ${name}`);
+  }
+
+  if (options.conversation !== undefined) {
+    const label = `conversation jp-c${options.conversation.id}`;
+    tree.merge(conversationLayer(options.conversation), label);
+    layers.push(label);
+  }
+
+  for (const arg of options.cfg ?? []) {
+    const operation = parseCfgArg(arg);
+    const label = `--cfg ${arg}`;
+    if (operation.kind === "file") {
+      const path = operation.named
+        ? await findNamedConfig(
+          operation.path,
+          tree.values,
+          workspace?.root ?? options.cwd,
+          options.cwd,
+        )
+        : resolve(options.cwd, operation.path);
+      await mergeFiles(path, "--cfg");
+    } else {
+      apply(tree, operation, label);
+      layers.push(label);
+    }
+  }
+  if (options.model !== undefined) {
+    tree.set(["assistant", "model", "id"], options.model, "--model");
+    layers.push("--model");
+  }
+  return { values: tree.values, origins: tree.origins, layers };
+}
+
+/**
+ * The conversation layer: the base config (from `base_config.json`, or the
+ * leading config delta of a legacy stream), then every config delta in
+ * stream order; `unsets` clear paths first and a `reset` delta starts over.
+ *
+ * @param source The conversation.
+ * @returns The merged conversation layer.
+ */
+export function conversationLayer(
+  source: ConversationConfigSource,
+): ConfigTable {
+  const tree = new ConfigTree();
+  const deltas = source.stream.entries.filter((entry) =>
+    entry.type === "config_delta"
+  );
+  let rest = deltas;
+  if (source.baseConfig !== undefined) {
+    tree.merge(source.baseConfig, "base");
+  } else if (source.stream.entries[0]?.type === "config_delta") {
+    rest = deltas.slice(1);
+    const first = readEvent(source.stream.entries[0]!);
+    if (first?.type === "config_delta") tree.merge(first.delta, "base");
+  }
+  let values = tree.values;
+  for (const entry of rest) {
+    const delta = readEvent(entry);
+    if (delta?.type !== "config_delta") continue;
+    if (delta.op === "reset") {
+      values = {};
+      continue;
+    }
+    for (const path of delta.unsets) unsetPath(values, path.split("."));
+    const next = new ConfigTree();
+    next.merge(values, "base");
+    next.merge(delta.delta, "delta");
+    values = next.values;
+  }
+  return values;
+}
+
+/**
+ * jp's user-global config directory: `$JP_GLOBAL_CONFIG_DIR`, else the
+ * platform config directory for `jp`.
+ *
+ * @param env Environment access.
+ * @returns The directory, or `undefined` when no home is known.
+ */
+export function globalConfigDir(env: EnvReader): string | undefined {
+  const explicit = env("JP_GLOBAL_CONFIG_DIR");
+  if (explicit) return explicit;
+  if (Deno.build.os === "windows") {
+    const appData = env("APPDATA");
+    return appData ? join(appData, "jp", "config") : undefined;
+  }
+  const xdg = env("XDG_CONFIG_HOME");
+  if (xdg && xdg.startsWith("/")) return join(xdg, "jp");
+  const home = env("HOME");
+  if (!home) return undefined;
+  return Deno.build.os === "darwin"
+    ? join(home, "Library", "Application Support", "jp")
+    : join(home, ".config", "jp");
+}
+
+function apply(tree: ConfigTree, operation: CfgOperation, label: string): void {
+  if (operation.kind === "set") {
+    tree.set(operation.path, operation.value, label);
+  } else if (operation.kind === "append") {
+    tree.append(operation.path, operation.value, label);
+  } else if (operation.kind === "merge") tree.merge(operation.value, label);
+}
+
+/** The directories from the workspace root down to `cwd` (root first), or just the root. */
+function dirsFromRootTo(root: string, cwd: string): string[] {
+  const rel = relative(root, cwd);
+  if (rel.startsWith("..") || rel === "" || resolve(root, rel) !== cwd) {
+    return [root];
+  }
+  const dirs = [root];
+  let current = root;
+  for (const part of rel.split(SEPARATOR)) {
+    current = join(current, part);
+    dirs.push(current);
+  }
+  return dirs;
+}
+
+async function findNamedConfig(
+  name: string,
+  values: ConfigTable,
+  base: string,
+  cwd: string,
+): Promise<string> {
+  const loadPaths = getPath(values, ["config_load_paths"]);
+  const dirs = Array.isArray(loadPaths)
+    ? loadPaths.filter((dir): dir is string => typeof dir === "string")
+    : [];
+  for (const dir of dirs) {
+    const found = await findConfigFile(join(resolve(base, dir), name));
+    if (found !== undefined) return found;
+  }
+  const local = await findConfigFile(resolve(cwd, name));
+  if (local !== undefined) return local;
+  throw new ConfigFileError(
+    name,
+    dirs.length === 0
+      ? "no such file, and config_load_paths is empty"
+      : `no such file, nor a config named "${name}" in ${dirs.join(", ")}`,
+  );
+}
+
+function unsetPath(values: ConfigTable, path: string[]): void {
+  let table: unknown = values;
+  for (const segment of path.slice(0, -1)) {
+    if (!isPlainObject(table)) return;
+    table = table[segment];
+  }
+  if (isPlainObject(table)) delete table[path.at(-1)!];
+}
+
+/**
+ * Reads a conversation's `base_config.json` when it exists.
+ *
+ * @param dir The conversation directory.
+ * @returns Its values, or `undefined` for the legacy layout.
+ * @throws {ConfigFileError} When the file is not valid JSON.
+ */
+export async function readBaseConfig(
+  dir: string,
+): Promise<ConfigTable | undefined> {
+  const path = join(dir, "base_config.json");
+  try {
+    await Deno.stat(path);
+  } catch {
+    return undefined;
+  }
+  return await parseConfigFile(path);
+}

@@ -1,0 +1,61 @@
+/**
+ * The one client: the OpenAI SDK pointed at a provider's OpenAI-compatible
+ * endpoint. Keys are read from the environment at call time and never logged.
+ *
+ * @module
+ */
+
+import OpenAI from "openai";
+import type { EnvReader } from "../workspace/workspace.ts";
+import type { ProviderEndpoint } from "./endpoint.ts";
+
+/** A required API key is not set; names the variable. */
+export class MissingApiKeyError extends Error {
+  /** The variable that should hold the key. */
+  readonly variable: string;
+
+  /**
+   * @param provider The provider.
+   * @param variable The variable.
+   */
+  constructor(provider: string, variable: string) {
+    super(
+      `No API key for ${provider}: set the environment variable ${variable}`,
+    );
+    this.name = "MissingApiKeyError";
+    this.variable = variable;
+  }
+}
+
+/**
+ * Creates an OpenAI SDK client for an endpoint.
+ *
+ * @param endpoint The resolved endpoint.
+ * @param env Environment access (the key is read here).
+ * @param options `fetch` to replace the transport, `maxRetries` (default 0:
+ *   callers decide about retries), `timeoutMs`.
+ * @returns The client.
+ * @throws {MissingApiKeyError} When the provider needs a key and its variable is unset.
+ */
+export function createClient(
+  endpoint: ProviderEndpoint,
+  env: EnvReader,
+  options: { fetch?: typeof fetch; maxRetries?: number; timeoutMs?: number } =
+    {},
+): OpenAI {
+  const key = endpoint.apiKeyEnv === undefined
+    ? undefined
+    : env(endpoint.apiKeyEnv);
+  if (endpoint.keyRequired && !key) {
+    throw new MissingApiKeyError(endpoint.provider, endpoint.apiKeyEnv!);
+  }
+  return new OpenAI({
+    baseURL: endpoint.baseUrl,
+    // Providers without keys still get a placeholder: the SDK requires one.
+    apiKey: key || "no-key",
+    defaultHeaders: endpoint.headers,
+    maxRetries: options.maxRetries ?? 0,
+    timeout: options.timeoutMs ?? 10 * 60 * 1000,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * A model's context window: from config, else asked of the provider where it
+ * can tell (Ollama's `/api/show`, OpenRouter's model list), else a
+ * conservative default.
+ *
+ * @module
+ */
+
+import type { RoleModel } from "../config/role_models.ts";
+import type { ProviderEndpoint } from "./endpoint.ts";
+
+/**
+ * The window assumed when neither config nor provider tells: small enough for
+ * the local models people run for summaries (llama3.2 defaults to 8k in Ollama
+ * builds with small `num_ctx`), so a request is never built that cannot fit.
+ */
+export const DEFAULT_CONTEXT_WINDOW = 8192;
+
+/** A context window and where it came from. */
+export interface ContextWindow {
+  /** Tokens. */
+  tokens: number;
+  /** `"config"`, `"provider"` or `"default"`. */
+  source: "config" | "provider" | "default";
+}
+
+/**
+ * Finds a model's context window.
+ *
+ * @param model The role model (its `context_window` wins).
+ * @param endpoint The provider endpoint, for asking the provider.
+ * @param options `signal` to abort the query, `fetch` to replace it in tests.
+ * @returns The window and its source; provider failures fall back to the default.
+ */
+export async function contextWindowOf(
+  model: RoleModel,
+  endpoint: ProviderEndpoint,
+  options: { signal?: AbortSignal; fetch?: typeof fetch } = {},
+): Promise<ContextWindow> {
+  if (model.contextWindow !== undefined) {
+    return { tokens: model.contextWindow, source: "config" };
+  }
+  if (endpoint.contextWindow !== undefined) {
+    return { tokens: endpoint.contextWindow, source: "config" };
+  }
+  const doFetch = options.fetch ?? fetch;
+  const signal = options.signal ?? AbortSignal.timeout(3000);
+  try {
+    const tokens = model.id.provider === "ollama"
+      ? await ollamaContext(endpoint.rootUrl, model.id.name, doFetch, signal)
+      : model.id.provider === "openrouter"
+      ? await openRouterContext(
+        endpoint.baseUrl,
+        model.id.name,
+        doFetch,
+        signal,
+      )
+      : undefined;
+    if (tokens !== undefined && tokens > 0) {
+      return { tokens, source: "provider" };
+    }
+  } catch {
+    // An unreachable provider is not an error here: the default applies.
+  }
+  return { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };
+}
+
+async function ollamaContext(
+  root: string,
+  name: string,
+  doFetch: typeof fetch,
+  signal: AbortSignal,
+) {
+  const response = await doFetch(`${root}/api/show`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: name }),
+    signal,
+  });
+  if (!response.ok) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  const info = await response.json() as {
+    model_info?: Record<string, unknown>;
+    parameters?: string;
+  };
+  const numCtx = /(?:^|\n)\s*num_ctx\s+(\d+)/.exec(info.parameters ?? "");
+  if (numCtx) return Number(numCtx[1]);
+  const entry = Object.entries(info.model_info ?? {}).find(([key]) =>
+    key.endsWith(".context_length")
+  );
+  return typeof entry?.[1] === "number" ? entry[1] : undefined;
+}
+
+async function openRouterContext(
+  base: string,
+  name: string,
+  doFetch: typeof fetch,
+  signal: AbortSignal,
+) {
+  const response = await doFetch(`${base}/models`, { signal });
+  if (!response.ok) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  const list = await response.json() as {
+    data?: Array<{ id?: string; context_length?: number }>;
+  };
+  return list.data?.find((model) => model.id === name)?.context_length;
+}
