@@ -14,8 +14,12 @@ import {
   sep as SEPARATOR,
 } from "node:path";
 import { parse as parseToml, TomlError } from "smol-toml";
-import { type ConfigTable } from "./config_tree.ts";
+import type { ConfigTable } from "./config_tree.ts";
 import { isPlainObject } from "./schema.ts";
+import {
+  JsonSyntaxError,
+  parseJsonOrdered,
+} from "../conversation/json_parse.ts";
 
 /** Extensions tried for a config file, in jp's order. */
 export const CONFIG_EXTENSIONS = [
@@ -158,15 +162,17 @@ export async function parseConfigFile(path: string): Promise<ConfigTable> {
 }
 
 function jsonErrorDetail(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /position (\d+)/.exec(message);
-  if (!position) return message;
-  const before = text.slice(0, Number(position[1]));
-  const line = before.split("\n").length;
-  const column = before.length - before.lastIndexOf("\n");
-  return `line ${line}, column ${column}: ${
-    message.replace(/ in JSON at position \d+.*$/, "")
-  }`;
+  try {
+    parseJsonOrdered(text);
+  } catch (located) {
+    if (located instanceof JsonSyntaxError) {
+      const before = text.slice(0, located.position);
+      const line = before.split("\n").length;
+      const column = before.length - before.lastIndexOf("\n");
+      return `line ${line}, column ${column}: ${located.message}`;
+    }
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -43,7 +43,10 @@ export async function runJpt(
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", options.entry ?? MAIN_TS, ...args],
     cwd: options.cwd ?? Deno.cwd(),
-    env: { NO_COLOR: "1", TZ: "UTC", ...options.env },
+    // Only what Deno itself needs is inherited, so the developer's own jp
+    // config, keys and JP_CFG_* variables never reach the tests.
+    clearEnv: true,
+    env: { ...inherited(), NO_COLOR: "1", TZ: "UTC", ...options.env },
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -61,4 +64,21 @@ export async function runJpt(
     stdout: decoder.decode(output.stdout),
     stderr: decoder.decode(output.stderr),
   };
+}
+
+function inherited(): Record<string, string> {
+  const names = [
+    "PATH",
+    "HOME",
+    "DENO_DIR",
+    "TMPDIR",
+    "XDG_CACHE_HOME",
+    "SYSTEMROOT",
+    "USERPROFILE",
+    "LOCALAPPDATA",
+  ];
+  return Object.fromEntries(names.flatMap((name) => {
+    const value = Deno.env.get(name);
+    return value === undefined ? [] : [[name, value]];
+  }));
 }

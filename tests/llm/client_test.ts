@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { createClient, MissingApiKeyError } from "../../src/llm/client.ts";
+import { resolveEndpoint } from "../../src/llm/endpoint.ts";
+import { chatCompletion, FakeLlm } from "../support/fake_llm.ts";
+
+Deno.test("createClient() sends requests to the resolved URL with the key and headers", async () => {
+  await using server = FakeLlm.start(() => ({ json: chatCompletion("hello") }));
+  const config = {
+    providers: {
+      llm: { openrouter: { base_url: `${server.url}/`, app_name: "jpt-test" } },
+    },
+  };
+  const env = (name: string) =>
+    name === "OPENROUTER_API_KEY" ? "sk-or-secret" : undefined;
+  const endpoint = resolveEndpoint(
+    { provider: "openrouter", name: "anthropic/claude" },
+    config,
+    env,
+  );
+  const client = createClient(endpoint, env);
+  const reply = await client.chat.completions.create({
+    model: "anthropic/claude",
+    messages: [{ role: "user", content: "hi" }],
+  });
+  assert.equal(reply.choices[0]?.message.content, "hello");
+  const [request] = server.requests;
+  assert.equal(request!.path, "/api/v1/chat/completions");
+  assert.equal(request!.headers.authorization, "Bearer sk-or-secret");
+  assert.equal(request!.headers["x-title"], "jpt-test");
+  assert.equal(request!.body!.model, "anthropic/claude");
+});
+
+Deno.test("createClient() reaches an openai_compat endpoint without a key", async () => {
+  await using server = FakeLlm.start();
+  const config = {
+    providers: {
+      llm: { openai_compat: { base_url: `${server.url}/custom/v1` } },
+    },
+  };
+  const client = createClient(
+    resolveEndpoint(
+      { provider: "openai_compat", name: "local" },
+      config,
+      () => undefined,
+    ),
+    () => undefined,
+  );
+  await client.chat.completions.create({
+    model: "local",
+    messages: [{ role: "user", content: "hi" }],
+  });
+  assert.equal(server.requests[0]!.path, "/custom/v1/chat/completions");
+});
+
+Deno.test("createClient() names the missing key variable", () => {
+  const endpoint = resolveEndpoint(
+    { provider: "anthropic", name: "claude" },
+    {},
+    () => undefined,
+  );
+  assert.throws(
+    () => createClient(endpoint, () => undefined),
+    (error) =>
+      error instanceof MissingApiKeyError &&
+      error.variable === "ANTHROPIC_API_KEY" &&
+      error.message ===
+        "No API key for anthropic: set the environment variable ANTHROPIC_API_KEY",
+  );
+});
