@@ -9,10 +9,24 @@ import { processIo } from "./src/cli/output.ts";
 import { runCli } from "./src/cli/program.ts";
 
 if (import.meta.main) {
-  Deno.exitCode = await runCli(Deno.args, {
-    io: processIo(),
-    env: (name) => Deno.env.get(name),
-    cwd: Deno.cwd(),
-    envVariables: Deno.env.toObject(),
-  });
+  const interrupt = new AbortController();
+  let interrupted = false;
+  const onInterrupt = () => {
+    // A second Ctrl-C exits at once.
+    if (interrupted) Deno.exit(130);
+    interrupted = true;
+    interrupt.abort(new DOMException("Interrupted", "AbortError"));
+  };
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  try {
+    Deno.exitCode = await runCli(Deno.args, {
+      io: processIo(),
+      env: (name) => Deno.env.get(name),
+      cwd: Deno.cwd(),
+      envVariables: Deno.env.toObject(),
+      signal: interrupt.signal,
+    });
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInterrupt);
+  }
 }

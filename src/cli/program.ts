@@ -1,4 +1,9 @@
-import { Command, CommanderError, Option } from "commander";
+import {
+  Command,
+  CommanderError,
+  InvalidArgumentError,
+  Option,
+} from "commander";
 import denoConfig from "../../deno.json" with { type: "json" };
 import type { CliContext } from "./context.ts";
 import { ExitCode, UsageError } from "./errors.ts";
@@ -31,6 +36,16 @@ export interface RunOptions {
   cwd: string;
   /** Every environment variable (for `JP_CFG_*`). */
   envVariables: Record<string, string>;
+  /** Aborted on Ctrl-C. */
+  signal?: AbortSignal;
+}
+
+function parseBatchSize(value: string): number {
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 1) {
+    throw new InvalidArgumentError("expected a whole number of at least 1");
+  }
+  return size;
 }
 
 /** Errors that are the user's situation, not a bug: printed as one line. */
@@ -193,6 +208,54 @@ function buildProgram(
         await checkCommand(context(), paths, { json: opts.json === true }),
       );
     });
+
+  program.command("summarize")
+    .description(
+      "summarize completed turns that have no summary yet (explicit catch-up)",
+    )
+    .argument(
+      "[conversations...]",
+      "jp-c<id>, <id>, or conversation directories (default: most recently activated)",
+    )
+    .option("--all", "every conversation of the workspace")
+    .option(
+      "--batch-size <n>",
+      "most turns per request (default: conversation.turn_summary.generate.batch_size)",
+      parseBatchSize,
+    )
+    .option(
+      "--dry-run",
+      "show the batches, estimated tokens and fingerprints; send and write nothing",
+    )
+    .addOption(jsonOption())
+    .addHelpText(
+      "after",
+      "\nWhat is sent: per turn, the requests and assistant messages (over 4,000 characters cut to\n" +
+        "their first and last halves), tool names and whether each call failed. Never reasoning or\n" +
+        "tool arguments and results. A conversation whose lock is held is skipped.\n",
+    )
+    .action(
+      async (
+        targets: string[],
+        opts: {
+          all?: boolean;
+          batchSize?: number;
+          dryRun?: boolean;
+          json?: boolean;
+        },
+      ) => {
+        const { summarizeCommand } = await import("./summarize.ts");
+        setExitCode(
+          await summarizeCommand(context(), targets, {
+            all: opts.all === true,
+            batchSize: opts.batchSize,
+            dryRun: opts.dryRun === true,
+            json: opts.json === true,
+            signal: options.signal ?? new AbortController().signal,
+          }),
+        );
+      },
+    );
 
   const config = program.command("config").description(
     "inspect the effective configuration",

@@ -74,6 +74,7 @@ export class FakeLlm implements AsyncDisposable {
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   #responder: Responder;
   readonly #pending = new Set<Promise<unknown>>();
+  /** Wakes every waiting response body; used by close(). */
   readonly #hangs = new Set<() => void>();
 
   private constructor(responder: Responder) {
@@ -148,99 +149,151 @@ export class FakeLlm implements AsyncDisposable {
       abortedAt: undefined,
     };
     this.requests.push(recorded);
-    request.signal.addEventListener("abort", () => {
-      if (recorded.answeredAt === undefined) {
-        recorded.abortedAt = performance.now();
-      }
-    });
     const answer = await this.#responder(recorded);
-    if (answer.hang || answer.delayMs) {
-      const waited = new Promise<void>((resolve) => {
-        const release = () => {
-          clearTimeout(timer);
-          this.#hangs.delete(release);
-          resolve();
-        };
-        const timer = answer.hang
-          ? undefined
-          : setTimeout(release, answer.delayMs);
-        this.#hangs.add(release);
-        request.signal.addEventListener("abort", release);
-      });
-      this.#pending.add(waited);
-      await waited;
-      this.#pending.delete(waited);
-      if (request.signal.aborted || answer.hang) {
-        return new Response(null, { status: 499 });
-      }
-    }
-    const status = answer.status ?? 200;
-    if (answer.stream) {
-      return this.#stream(recorded, answer.stream, request.signal);
-    }
-    recorded.answeredAt = performance.now();
-    if (answer.json !== undefined) {
-      return Response.json(answer.json, { status });
-    }
-    return new Response(answer.text ?? "", { status });
+    const steps: Step[] = [];
+    if (answer.delayMs) steps.push({ wait: answer.delayMs });
+    if (answer.hang) steps.push({ wait: Infinity });
+    if (answer.stream) steps.push(...streamSteps(answer.stream));
+    else if (answer.json !== undefined) {
+      steps.push({ bytes: encoder.encode(JSON.stringify(answer.json)) });
+    } else steps.push({ bytes: encoder.encode(answer.text ?? "") });
+    const contentType = answer.stream
+      ? "text/event-stream"
+      : answer.json !== undefined
+      ? "application/json"
+      : "text/plain";
+    // Headers go out at once and the body trickles keep-alive bytes while it
+    // waits (whitespace before JSON, comments in an event stream): writing is
+    // what reveals a client that went away, so `abortedAt` is exact.
+    const keepAlive = encoder.encode(answer.stream ? ":\n\n" : " ");
+    return new Response(this.#body(recorded, steps, keepAlive), {
+      status: answer.status ?? 200,
+      headers: { "content-type": contentType },
+    });
   }
 
-  #stream(
+  #body(
     recorded: RecordedRequest,
-    stream: NonNullable<FakeResponse["stream"]>,
-    signal: AbortSignal,
-  ): Response {
-    const encoder = new TextEncoder();
-    const event = (
-      delta: Record<string, unknown>,
-      finish: string | null = null,
-    ) =>
-      encoder.encode(
-        `data: ${
-          JSON.stringify({
-            id: "chatcmpl-test",
-            object: "chat.completion.chunk",
-            created: 0,
-            model: "test",
-            choices: [{ index: 0, delta, finish_reason: finish }],
-          })
-        }\n\n`,
-      );
-    const hangs = this.#hangs;
-    const body = new ReadableStream<Uint8Array>({
+    steps: Step[],
+    keepAlive: Uint8Array,
+  ): ReadableStream<Uint8Array> {
+    const releases = this.#hangs;
+    let cancelled = false;
+    let wake: (() => void) | undefined;
+    let done: () => void = () => {};
+    this.#pending.add(new Promise<void>((resolve) => done = resolve));
+    return new ReadableStream<Uint8Array>({
       async start(controller) {
-        const pause = (ms: number) =>
-          new Promise<void>((resolve) => {
-            const release = () => {
-              clearTimeout(timer);
-              hangs.delete(release);
-              resolve();
-            };
-            const timer = setTimeout(release, ms);
-            hangs.add(release);
-            signal.addEventListener("abort", release);
-          });
         try {
-          controller.enqueue(event({ role: "assistant", content: "" }));
-          for (const piece of stream.reasoning ?? []) {
-            controller.enqueue(event({ reasoning_content: piece }));
+          for (const step of steps) {
+            if ("bytes" in step) {
+              controller.enqueue(step.bytes);
+              continue;
+            }
+            const until = performance.now() + step.wait;
+            while (!cancelled && performance.now() < until) {
+              await new Promise<void>((resolve) => {
+                const release = () => {
+                  clearTimeout(timer);
+                  releases.delete(stop);
+                  wake = undefined;
+                  resolve();
+                };
+                const stop = () => {
+                  cancelled = true;
+                  release();
+                };
+                const timer = setTimeout(
+                  release,
+                  Math.min(50, until - performance.now()),
+                );
+                wake = release;
+                releases.add(stop);
+              });
+              if (!cancelled) controller.enqueue(keepAlive);
+            }
+            if (cancelled) break;
           }
-          for (const piece of stream.pieces) {
-            if (stream.pieceDelayMs) await pause(stream.pieceDelayMs);
-            if (signal.aborted) return;
-            controller.enqueue(event({ content: piece }));
-          }
-          controller.enqueue(event({}, "stop"));
-          controller.enqueue(encoder.encode("data: [DONE]\n\n"));
-          recorded.answeredAt = performance.now();
+          if (!cancelled) recorded.answeredAt = performance.now();
           controller.close();
         } catch {
-          // The client went away mid-stream.
+          // The client went away; cancel() recorded it.
+        } finally {
+          done();
         }
       },
-    });
-    return new Response(body, {
-      headers: { "content-type": "text/event-stream" },
+      cancel() {
+        if (recorded.answeredAt === undefined) {
+          recorded.abortedAt = performance.now();
+        }
+        cancelled = true;
+        wake?.();
+      },
     });
   }
+}
+
+type Step = { wait: number } | { bytes: Uint8Array };
+
+const encoder = new TextEncoder();
+
+function streamSteps(stream: NonNullable<FakeResponse["stream"]>): Step[] {
+  const event = (
+    delta: Record<string, unknown>,
+    finish: string | null = null,
+  ): Step => ({
+    bytes: encoder.encode(
+      `data: ${
+        JSON.stringify({
+          id: "chatcmpl-test",
+          object: "chat.completion.chunk",
+          created: 0,
+          model: "test",
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        })
+      }\n\n`,
+    ),
+  });
+  const steps: Step[] = [event({ role: "assistant", content: "" })];
+  for (const piece of stream.reasoning ?? []) {
+    steps.push(event({ reasoning_content: piece }));
+  }
+  for (const piece of stream.pieces) {
+    if (stream.pieceDelayMs) steps.push({ wait: stream.pieceDelayMs });
+    steps.push(event({ content: piece }));
+  }
+  steps.push(event({}, "stop"), { bytes: encoder.encode("data: [DONE]\n\n") });
+  return steps;
+}
+
+/** The turn ids in a summary request, in the order sent. */
+export function requestedTurnIds(request: RecordedRequest): string[] {
+  const messages = (request.body?.messages ?? []) as Array<
+    { role: string; content: string }
+  >;
+  const user = messages.find((message) => message.role === "user")?.content ??
+    "";
+  return [...user.matchAll(/<turn id="([^"]*)">/g)].map((match) => match[1]!);
+}
+
+/**
+ * A responder that answers summary requests deterministically: each turn id
+ * gets `label(id)`, in the `{"summaries": {...}}` shape.
+ *
+ * @param label The summary for an id (default `Summarize turn <id>`).
+ * @returns The responder.
+ */
+export function summaryResponder(
+  label: (id: string) => string = (id) => `Summarize turn ${id}`,
+): Responder {
+  return (request) => {
+    const ids = requestedTurnIds(request);
+    return {
+      json: chatCompletion(
+        JSON.stringify({
+          summaries: Object.fromEntries(ids.map((id) => [id, label(id)])),
+        }),
+      ),
+    };
+  };
 }

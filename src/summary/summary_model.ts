@@ -1,0 +1,79 @@
+/**
+ * Wires the configured turn-summary model to the real summarizer: the role
+ * model from the resolution chain, its endpoint, its context window, and an
+ * OpenAI SDK client for it.
+ *
+ * @module
+ */
+
+import type { ConfigTable } from "../config/config_tree.ts";
+import { resolveRoleModel, type RoleModel } from "../config/role_models.ts";
+import { createClient } from "../llm/client.ts";
+import {
+  type ContextWindow,
+  contextWindowOf,
+  DEFAULT_CONTEXT_WINDOW,
+} from "../llm/context_window.ts";
+import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
+import type { EnvReader } from "../workspace/workspace.ts";
+import { OpenAiSummarizer } from "./openai_summarizer.ts";
+import type { Summarizer } from "./summarizer.ts";
+
+/** The configured summary model. */
+export interface ResolvedSummaryModel {
+  /** The role model. */
+  model: RoleModel;
+  /** Where it is reached. */
+  endpoint: ProviderEndpoint;
+  /** Its context window and where that came from. */
+  contextWindow: ContextWindow;
+}
+
+/**
+ * Resolves the turn-summary model from config.
+ *
+ * @param config The effective config.
+ * @param env Environment access.
+ * @param options `signal` for the context-window query; `offline` never asks
+ *   the provider (a dry run sends nothing), using config or the default.
+ * @returns The model, endpoint and context window.
+ * @throws {ModelIdError} For an unresolvable model.
+ */
+export async function resolveSummaryModel(
+  config: ConfigTable,
+  env: EnvReader,
+  options: { signal?: AbortSignal; offline?: boolean } = {},
+): Promise<ResolvedSummaryModel> {
+  const model = resolveRoleModel(config, "turn_summary");
+  const endpoint = resolveEndpoint(model.id, config, env);
+  const configured = model.contextWindow ?? endpoint.contextWindow;
+  const contextWindow: ContextWindow = options.offline
+    ? configured !== undefined
+      ? { tokens: configured, source: "config" }
+      : { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" }
+    : await contextWindowOf(
+      model,
+      endpoint,
+      options.signal ? { signal: options.signal } : {},
+    );
+  return { model, endpoint, contextWindow };
+}
+
+/**
+ * The real summarizer for a resolved model.
+ *
+ * @param resolved The resolved model.
+ * @param env Environment access (the API key is read here).
+ * @returns The summarizer.
+ * @throws {MissingApiKeyError} When the provider's key is not set.
+ */
+export function createSummarizer(
+  resolved: ResolvedSummaryModel,
+  env: EnvReader,
+): Summarizer {
+  return new OpenAiSummarizer(
+    resolved.model,
+    resolved.endpoint,
+    createClient(resolved.endpoint, env),
+  );
+}

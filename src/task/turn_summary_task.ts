@@ -1,0 +1,226 @@
+/**
+ * `TurnSummaryTask` (RFD 126, Run and Sync): summarizes completed turns in the
+ * background from a snapshot of the stream, then writes each summary only if
+ * its turn is still there and unchanged (same fingerprint) in the freshly
+ * locked stream.
+ *
+ * @module
+ */
+
+import type { ConversationStream } from "../conversation/stream.ts";
+import { type PreparedTurn, prepareTurns } from "../summary/candidates.ts";
+import { packTurns } from "../summary/packing.ts";
+import type { Summarizer } from "../summary/summarizer.ts";
+import {
+  type ConversationRef,
+  loadConversation,
+  lockConversation,
+  saveConversation,
+} from "../workspace/conversation_files.ts";
+import { LockHeldError } from "../workspace/lock.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { abortable } from "./abortable.ts";
+import type { BackgroundTask } from "./task_handler.ts";
+
+/** Why a candidate turn did not get a summary. */
+export type SkipReason =
+  | "oversized"
+  | "model_error"
+  | "no_summary"
+  | "changed"
+  | "gone"
+  | "locked"
+  | "not_sent";
+
+/** A turn that got a summary. */
+export interface SummarizedTurn {
+  /** The turn's id. */
+  id: string;
+  /** The turn's index. */
+  index: number;
+  /** The stored summary. */
+  summary: string;
+}
+
+/** A turn that did not. */
+export interface SkippedTurn {
+  /** The turn's id. */
+  id: string;
+  /** The turn's index. */
+  index: number;
+  /** Why. */
+  reason: SkipReason;
+  /** Details (the model error), when there are any. */
+  detail?: string;
+}
+
+/** The summary model, resolved when the task runs. */
+export interface SummaryModel {
+  /** The summarizer to call. */
+  summarizer: Summarizer;
+  /** The model's context window in tokens. */
+  contextWindow: number;
+}
+
+/** What a {@linkcode TurnSummaryTask} needs. */
+export interface TurnSummaryTaskOptions {
+  /** A snapshot of the stream in which every candidate already has an id. */
+  snapshot: ConversationStream;
+  /** The candidates' `turn_start` ids. */
+  candidateIds: readonly string[];
+  /** The most turns per request. */
+  batchSize: number;
+  /** Resolves the summary model (may throw: no key, unknown model). */
+  resolveModel: (signal: AbortSignal) => Promise<SummaryModel>;
+  /** The workspace holding the conversation, if any. */
+  workspace: Workspace | undefined;
+  /** The conversation. */
+  ref: ConversationRef;
+  /** Diagnostic log. */
+  log: (line: string) => void;
+}
+
+/** Summarizes one batch of turns; see the module doc. */
+export class TurnSummaryTask implements BackgroundTask {
+  /** Name for logs. */
+  readonly name: string;
+  /** Turns summarized by the last sync. */
+  readonly summarized: SummarizedTurn[] = [];
+  /** Turns that were not, with the reason. */
+  readonly skipped: SkippedTurn[] = [];
+  /** The batch sent to the model (empty until run packs it). */
+  batch: PreparedTurn[] = [];
+  /** Candidates left for a later request. */
+  rest: PreparedTurn[] = [];
+  readonly #options: TurnSummaryTaskOptions;
+  #results = new Map<string, string>();
+
+  /**
+   * @param options See {@linkcode TurnSummaryTaskOptions}.
+   */
+  constructor(options: TurnSummaryTaskOptions) {
+    this.#options = options;
+    this.name = `turn summaries of jp-c${options.ref.id}`;
+  }
+
+  /**
+   * Resolves the model, builds transcripts and fingerprints, packs a batch
+   * and asks the summarizer, raced against `signal`.
+   *
+   * @param signal Aborts the model request.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    const { snapshot, candidateIds, batchSize, log } = this.#options;
+    const prepared = await prepareTurns(snapshot, candidateIds);
+    let model: SummaryModel;
+    try {
+      model = await this.#options.resolveModel(signal);
+    } catch (error) {
+      this.#skip(prepared, "model_error", error);
+      throw error;
+    }
+    const packing = packTurns(prepared, {
+      contextWindow: model.contextWindow,
+      batchSize,
+    });
+    this.batch = packing.batch;
+    this.rest = packing.rest;
+    for (const turn of packing.oversized) {
+      this.skipped.push({
+        id: turn.id,
+        index: turn.index,
+        reason: "oversized",
+      });
+    }
+    if (packing.batch.length === 0) return;
+    log(
+      `${this.name}: asking ${model.summarizer.modelId} for ${packing.batch.length} turn(s)`,
+    );
+    try {
+      this.#results = await abortable(
+        model.summarizer.summarize(packing.batch, signal),
+        signal,
+      );
+    } catch (error) {
+      this.#skip(packing.batch, "model_error", error);
+      throw error;
+    }
+    for (const turn of packing.batch) {
+      if (!this.#results.has(turn.id)) {
+        this.skipped.push({
+          id: turn.id,
+          index: turn.index,
+          reason: "no_summary",
+        });
+      }
+    }
+  }
+
+  /**
+   * Takes the conversation lock without waiting (skips when it is held),
+   * reloads the stream, and stores each summary whose turn still has the
+   * fingerprint the model saw.
+   */
+  async sync(): Promise<void> {
+    const wanted = this.batch.filter((turn) => this.#results.has(turn.id));
+    if (wanted.length === 0) return;
+    const { workspace, ref, log } = this.#options;
+    let lock;
+    try {
+      lock = await lockConversation(workspace, ref);
+    } catch (error) {
+      if (!(error instanceof LockHeldError)) throw error;
+      log(
+        `${this.name}: ${error.message}; summaries will be retried next time`,
+      );
+      this.#skip(wanted, "locked");
+      return;
+    }
+    try {
+      const conversation = await loadConversation(ref);
+      const fresh = new Map(
+        (await prepareTurns(conversation.stream, wanted.map((turn) => turn.id)))
+          .map((turn) => [turn.id, turn]),
+      );
+      for (const turn of wanted) {
+        const now = fresh.get(turn.id);
+        if (now === undefined) {
+          this.skipped.push({ id: turn.id, index: turn.index, reason: "gone" });
+        } else if (now.fingerprint !== turn.fingerprint) {
+          this.skipped.push({
+            id: turn.id,
+            index: turn.index,
+            reason: "changed",
+          });
+        } else if (
+          conversation.stream.setTurnSummary(
+            turn.id,
+            this.#results.get(turn.id)!,
+          )
+        ) {
+          const summary = conversation.stream.turns()[now.index]!.summary!;
+          this.summarized.push({ id: turn.id, index: now.index, summary });
+        }
+      }
+      if (this.summarized.length > 0) await saveConversation(conversation);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  #skip(turns: PreparedTurn[], reason: SkipReason, error?: unknown): void {
+    const detail = error === undefined
+      ? undefined
+      : error instanceof Error
+      ? error.message
+      : String(error);
+    for (const turn of turns) {
+      this.skipped.push({
+        id: turn.id,
+        index: turn.index,
+        reason,
+        ...(detail === undefined ? {} : { detail }),
+      });
+    }
+  }
+}
