@@ -48,6 +48,14 @@ function parseBatchSize(value: string): number {
   return size;
 }
 
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new InvalidArgumentError("expected a positive number of seconds");
+  }
+  return seconds;
+}
+
 /** Errors that are the user's situation, not a bug: printed as one line. */
 const EXPECTED_ERRORS = [
   WorkspaceNotFoundError,
@@ -227,6 +235,12 @@ function buildProgram(
       "--dry-run",
       "show the batches, estimated tokens and fingerprints; send and write nothing",
     )
+    .option(
+      "--timeout <seconds>",
+      "longest wait for one model request",
+      parseSeconds,
+      120,
+    )
     .addOption(jsonOption())
     .addHelpText(
       "after",
@@ -242,6 +256,7 @@ function buildProgram(
           batchSize?: number;
           dryRun?: boolean;
           json?: boolean;
+          timeout: number;
         },
       ) => {
         const { summarizeCommand } = await import("./summarize.ts");
@@ -252,6 +267,7 @@ function buildProgram(
             dryRun: opts.dryRun === true,
             json: opts.json === true,
             signal: options.signal ?? new AbortController().signal,
+            timeoutMs: opts.timeout * 1000,
           }),
         );
       },

@@ -44,6 +44,8 @@ export interface SummarizeOptions {
   json: boolean;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
+  /** Longest wait for one model request, in milliseconds. */
+  timeoutMs: number;
 }
 
 /** The outcome for one conversation. */
@@ -204,7 +206,12 @@ async function summarizeConversation(
       });
       progress(context, outcome, candidateIds.length);
       try {
-        await task.run(options.signal);
+        await task.run(
+          AbortSignal.any([
+            options.signal,
+            AbortSignal.timeout(options.timeoutMs),
+          ]),
+        );
       } catch {
         // Reported in task.skipped as model_error.
       }

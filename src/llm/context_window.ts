@@ -16,6 +16,9 @@ import type { ProviderEndpoint } from "./endpoint.ts";
  */
 export const DEFAULT_CONTEXT_WINDOW = 8192;
 
+/** Longest wait for a provider to tell a context window. */
+export const PROVIDER_QUERY_TIMEOUT_MS = 3000;
+
 /** A context window and where it came from. */
 export interface ContextWindow {
   /** Tokens. */
@@ -44,7 +47,11 @@ export async function contextWindowOf(
     return { tokens: endpoint.contextWindow, source: "config" };
   }
   const doFetch = options.fetch ?? fetch;
-  const signal = options.signal ?? AbortSignal.timeout(3000);
+  // Asking is best effort: never wait long for a provider that does not answer.
+  const timeout = AbortSignal.timeout(PROVIDER_QUERY_TIMEOUT_MS);
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, timeout])
+    : timeout;
   try {
     const tokens = model.id.provider === "ollama"
       ? await ollamaContext(endpoint.rootUrl, model.id.name, doFetch, signal)

@@ -39,7 +39,11 @@ export function estimateTokens(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     // Each half of a surrogate pair counts 2 bytes: 4 for the code point.
-    bytes += code < 0x80 ? 1 : code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 2 : 3;
+    bytes += code < 0x80
+      ? 1
+      : code < 0x800 || (code >= 0xd800 && code <= 0xdfff)
+      ? 2
+      : 3;
   }
   return Math.ceil(bytes / 3);
 }

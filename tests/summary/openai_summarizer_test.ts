@@ -3,16 +3,42 @@ import { resolveRoleModel } from "../../src/config/role_models.ts";
 import { createClient } from "../../src/llm/client.ts";
 import { resolveEndpoint } from "../../src/llm/endpoint.ts";
 import type { PreparedTurn } from "../../src/summary/candidates.ts";
-import { OpenAiSummarizer, outputLadder } from "../../src/summary/openai_summarizer.ts";
-import { PROMPT_VERSION, SUMMARY_INSTRUCTIONS } from "../../src/summary/prompt.ts";
-import { chatCompletion, FakeLlm, summaryResponder } from "../support/fake_llm.ts";
+import {
+  OpenAiSummarizer,
+  outputLadder,
+} from "../../src/summary/openai_summarizer.ts";
+import {
+  PROMPT_VERSION,
+  SUMMARY_INSTRUCTIONS,
+} from "../../src/summary/prompt.ts";
+import {
+  chatCompletion,
+  FakeLlm,
+  summaryResponder,
+} from "../support/fake_llm.ts";
 
 const batch: PreparedTurn[] = [
-  { id: "b2", index: 2, transcript: '<turn id="b2">\n<request>two</request>\n</turn>', fingerprint: "f2", tokens: 10 },
-  { id: "a1", index: 1, transcript: '<turn id="a1">\n<request>one</request>\n</turn>', fingerprint: "f1", tokens: 10 },
+  {
+    id: "b2",
+    index: 2,
+    transcript: '<turn id="b2">\n<request>two</request>\n</turn>',
+    fingerprint: "f2",
+    tokens: 10,
+  },
+  {
+    id: "a1",
+    index: 1,
+    transcript: '<turn id="a1">\n<request>one</request>\n</turn>',
+    fingerprint: "f1",
+    tokens: 10,
+  },
 ];
 
-function summarizerFor(server: FakeLlm, provider: string, extra: Record<string, unknown> = {}) {
+function summarizerFor(
+  server: FakeLlm,
+  provider: string,
+  extra: Record<string, unknown> = {},
+) {
   const config = {
     assistant: { model: { id: `${provider}/tiny` } },
     providers: { llm: { [provider]: { base_url: server.url, ...extra } } },
@@ -25,32 +51,66 @@ function summarizerFor(server: FakeLlm, provider: string, extra: Record<string, 
 
 Deno.test("OpenAiSummarizer sends the prompt, the transcripts and a strict schema of the packed ids", async () => {
   await using server = FakeLlm.start(summaryResponder());
-  const result = await summarizerFor(server, "openai").summarize(batch, new AbortController().signal);
-  assert.deepEqual(Object.fromEntries(result), { b2: "Summarize turn b2", a1: "Summarize turn a1" });
+  const result = await summarizerFor(server, "openai").summarize(
+    batch,
+    new AbortController().signal,
+  );
+  assert.deepEqual(Object.fromEntries(result), {
+    b2: "Summarize turn b2",
+    a1: "Summarize turn a1",
+  });
   const body = server.chatRequests[0]!.body!;
   assert.equal(body.model, "tiny");
   assert.equal(PROMPT_VERSION, 1);
   assert.deepEqual(body.messages, [
     { role: "system", content: SUMMARY_INSTRUCTIONS },
-    { role: "user", content: `${batch[0]!.transcript}\n\n${batch[1]!.transcript}` },
+    {
+      role: "user",
+      content: `${batch[0]!.transcript}\n\n${batch[1]!.transcript}`,
+    },
   ]);
-  const format = body.response_format as { type: string; json_schema: { strict: boolean; schema: { properties: { summaries: { properties: object } } } } };
+  const format = body.response_format as {
+    type: string;
+    json_schema: {
+      strict: boolean;
+      schema: { properties: { summaries: { properties: object } } };
+    };
+  };
   assert.equal(format.type, "json_schema");
   assert.equal(format.json_schema.strict, true);
-  assert.deepEqual(Object.keys(format.json_schema.schema.properties.summaries.properties), ["b2", "a1"]);
-  assert.ok(SUMMARY_INSTRUCTIONS.includes("at most 60 characters") && SUMMARY_INSTRUCTIONS.includes('{"summaries"'));
+  assert.deepEqual(
+    Object.keys(format.json_schema.schema.properties.summaries.properties),
+    ["b2", "a1"],
+  );
+  assert.ok(
+    SUMMARY_INSTRUCTIONS.includes("at most 60 characters") &&
+      SUMMARY_INSTRUCTIONS.includes('{"summaries"'),
+  );
 });
 
 Deno.test("OpenAiSummarizer steps down the ladder when a server rejects the format", async () => {
   await using server = FakeLlm.start((request) => {
-    const format = (request.body!.response_format as { type?: string } | undefined)?.type;
-    if (format !== undefined) return { status: 400, json: { error: { message: `response_format ${format} unsupported` } } };
-    return { json: chatCompletion('Sure: {"summaries": {"a1": "Plain text rung"}}') };
+    const format =
+      (request.body!.response_format as { type?: string } | undefined)?.type;
+    if (format !== undefined) {
+      return {
+        status: 400,
+        json: { error: { message: `response_format ${format} unsupported` } },
+      };
+    }
+    return {
+      json: chatCompletion('Sure: {"summaries": {"a1": "Plain text rung"}}'),
+    };
   });
-  const result = await summarizerFor(server, "openai").summarize(batch, new AbortController().signal);
+  const result = await summarizerFor(server, "openai").summarize(
+    batch,
+    new AbortController().signal,
+  );
   assert.equal(result.get("a1"), "Plain text rung");
   assert.deepEqual(
-    server.chatRequests.map((r) => (r.body!.response_format as { type?: string } | undefined)?.type ?? "none"),
+    server.chatRequests.map((r) =>
+      (r.body!.response_format as { type?: string } | undefined)?.type ?? "none"
+    ),
     ["json_schema", "json_object", "none"],
   );
   assert.deepEqual(outputLadder("json_object"), ["json_object", "none"]);
@@ -59,10 +119,24 @@ Deno.test("OpenAiSummarizer steps down the ladder when a server rejects the form
 
 Deno.test("OpenAiSummarizer uses each provider's capability", async () => {
   await using server = FakeLlm.start(summaryResponder());
-  await summarizerFor(server, "deepseek").summarize(batch, new AbortController().signal);
-  await summarizerFor(server, "anthropic").summarize(batch, new AbortController().signal);
-  await summarizerFor(server, "ollama").summarize(batch, new AbortController().signal);
-  const formats = server.chatRequests.map((r) => r.body!.response_format as { type?: string; json_schema?: { strict: boolean } } | undefined);
+  await summarizerFor(server, "deepseek").summarize(
+    batch,
+    new AbortController().signal,
+  );
+  await summarizerFor(server, "anthropic").summarize(
+    batch,
+    new AbortController().signal,
+  );
+  await summarizerFor(server, "ollama").summarize(
+    batch,
+    new AbortController().signal,
+  );
+  const formats = server.chatRequests.map((r) =>
+    r.body!.response_format as {
+      type?: string;
+      json_schema?: { strict: boolean };
+    } | undefined
+  );
   assert.equal(formats[0]?.type, "json_object");
   assert.equal(formats[1], undefined);
   assert.equal(formats[2]?.type, "json_schema");
@@ -72,10 +146,20 @@ Deno.test("OpenAiSummarizer uses each provider's capability", async () => {
 Deno.test("OpenAiSummarizer passes the abort to the HTTP request", async () => {
   await using server = FakeLlm.start(() => ({ hang: true }));
   const controller = new AbortController();
-  const pending = summarizerFor(server, "ollama").summarize(batch, controller.signal);
-  while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  const pending = summarizerFor(server, "ollama").summarize(
+    batch,
+    controller.signal,
+  );
+  while (server.requests.length === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   controller.abort();
   await assert.rejects(pending);
-  while (server.requests[0]!.abortedAt === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
-  assert.ok(server.requests[0]!.abortedAt! >= server.requests[0]!.receivedAt, "the server saw the disconnect");
+  while (server.requests[0]!.abortedAt === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.ok(
+    server.requests[0]!.abortedAt! >= server.requests[0]!.receivedAt,
+    "the server saw the disconnect",
+  );
 });
