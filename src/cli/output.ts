@@ -17,6 +17,10 @@ export interface Io {
   readonly stdoutIsTerminal: boolean;
   /** Whether standard error is a terminal. */
   readonly stderrIsTerminal: boolean;
+  /** Whether standard input is a terminal (nothing piped). */
+  readonly stdinIsTerminal: boolean;
+  /** Reads all of standard input. */
+  readStdin(): Promise<string>;
 }
 
 const encoder = new TextEncoder();
@@ -32,6 +36,8 @@ export function processIo(): Io {
     err: (text) => writeAll(Deno.stderr, encoder.encode(text)),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    readStdin: () => new Response(Deno.stdin.readable).text(),
   };
 }
 

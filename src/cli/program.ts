@@ -217,6 +217,58 @@ function buildProgram(
       );
     });
 
+  program.command("query")
+    .alias("q")
+    .description(
+      "send a message and stream the reply; summarizes earlier turns in the background",
+    )
+    .argument(
+      "[message...]",
+      "the message (or '-' to read standard input; piped input is read when no message is given)",
+    )
+    .option("--new", "start a new conversation")
+    .option(
+      "-c, --conversation <id>",
+      "continue this conversation (default: the most recently activated)",
+    )
+    .option("--no-persist", "write nothing (and summarize nothing)")
+    .option("--title <text>", "title of a new conversation")
+    .option("--no-title", "do not title a new conversation")
+    .option(
+      "--show-reasoning",
+      "print the model's reasoning, when it streams any, on stderr",
+    )
+    .addHelpText(
+      "after",
+      "\nWhile the reply streams, completed turns without a summary are summarized by the turn-summary\n" +
+        "model (conversation.turn_summary.generate). jpt waits at most 10 s for that at the end, showing\n" +
+        "'⏱ Finishing background tasks…' after 1 s. Ctrl-C stops the reply and keeps what arrived.\n",
+    )
+    .action(async (
+      message: string[],
+      opts: {
+        new?: boolean;
+        conversation?: string;
+        persist: boolean;
+        title?: string | boolean;
+        showReasoning?: boolean;
+      },
+    ) => {
+      const { queryCommand } = await import("./query.ts");
+      setExitCode(
+        await queryCommand(context(), {
+          message,
+          newConversation: opts.new === true,
+          conversation: opts.conversation,
+          persist: opts.persist,
+          title: typeof opts.title === "string" ? opts.title : undefined,
+          noTitle: opts.title === false,
+          showReasoning: opts.showReasoning === true,
+          signal: options.signal ?? new AbortController().signal,
+        }),
+      );
+    });
+
   program.command("summarize")
     .description(
       "summarize completed turns that have no summary yet (explicit catch-up)",

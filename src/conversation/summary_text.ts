@@ -47,6 +47,21 @@ const WRAPPERS: Array<[string, string]> = [
  * @returns The summary to store, or `undefined` when nothing is left.
  */
 export function normalizeTurnSummary(text: string): string | undefined {
+  return normalizeOneLine(text, MAX_SUMMARY_CHARS);
+}
+
+/**
+ * The normalization of {@linkcode normalizeTurnSummary} with any length
+ * limit (titles use it too).
+ *
+ * @param text Untrusted text.
+ * @param maxChars The longest result, in code points.
+ * @returns The normalized line, or `undefined` when nothing is left.
+ */
+export function normalizeOneLine(
+  text: string,
+  maxChars: number,
+): string | undefined {
   const line = stripControlCharacters(text).split(LINE_BREAK)
     .map((part) => part.replace(WHITESPACE_RUN, " ").trim())
     .find((part) => part !== "");
@@ -67,7 +82,7 @@ export function normalizeTurnSummary(text: string): string | undefined {
   if (summary.endsWith(".") && !summary.endsWith("..")) {
     summary = summary.slice(0, -1).trimEnd();
   }
-  summary = cutAtWord(summary, MAX_SUMMARY_CHARS);
+  summary = cutAtWord(summary, maxChars);
   return summary === "" ? undefined : summary;
 }
 

@@ -1,36 +1,20 @@
 /**
- * The real summarizer: one chat completion per batch through the OpenAI SDK,
- * asking for structured output down DESIGN.md's ladder (strict
- * `json_schema`, then `json_object`, then plain text) and stepping down a rung
- * when the server rejects the request format with HTTP 400.
+ * The real summarizer: one structured chat completion per batch through the
+ * OpenAI SDK (see `structuredCompletion` for the output ladder).
  *
  * @module
  */
 
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { formatModelId } from "../config/model_id.ts";
 import type { RoleModel } from "../config/role_models.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
-import type { StructuredOutput } from "../llm/providers.ts";
 import { requestParams } from "../llm/request_params.ts";
+import { structuredCompletion } from "../llm/structured_completion.ts";
 import type { PreparedTurn } from "./candidates.ts";
 import { parseSummaries } from "./parse_output.ts";
 import { summaryMessages, summarySchema } from "./prompt.ts";
 import type { Summarizer } from "./summarizer.ts";
-
-/** The rungs tried for a provider's capability, best first. */
-export function outputLadder(capability: StructuredOutput): StructuredOutput[] {
-  const ladder: StructuredOutput[] = [
-    "json_schema_strict",
-    "json_schema",
-    "json_object",
-    "none",
-  ];
-  const start = ladder.indexOf(capability);
-  return capability === "json_schema_strict"
-    ? ["json_schema_strict", "json_object", "none"]
-    : ladder.slice(start);
-}
 
 /** Summarizes through an OpenAI-compatible chat completions endpoint. */
 export class OpenAiSummarizer implements Summarizer {
@@ -64,55 +48,13 @@ export class OpenAiSummarizer implements Summarizer {
     signal: AbortSignal,
   ): Promise<Map<string, string>> {
     const ids = batch.map((turn) => turn.id);
-    const ladder = outputLadder(this.#endpoint.structuredOutput);
-    for (const [i, rung] of ladder.entries()) {
-      try {
-        const completion = await this.#client.chat.completions.create(
-          {
-            model: this.#model.id.name,
-            messages: summaryMessages(batch),
-            ...requestParams(this.#model),
-            ...responseFormat(rung, ids),
-            stream: false,
-          } as OpenAI.ChatCompletionCreateParamsNonStreaming,
-          { signal },
-        );
-        return parseSummaries(
-          completion.choices[0]?.message?.content ?? "",
-          ids,
-        );
-      } catch (error) {
-        const lastRung = i === ladder.length - 1;
-        if (
-          !lastRung && error instanceof OpenAI.APIError && error.status === 400
-        ) continue;
-        throw error;
-      }
-    }
-    return new Map();
-  }
-}
-
-function responseFormat(
-  rung: StructuredOutput,
-  ids: string[],
-): Record<string, unknown> {
-  switch (rung) {
-    case "json_schema_strict":
-    case "json_schema":
-      return {
-        response_format: {
-          type: "json_schema",
-          json_schema: {
-            name: "turn_summaries",
-            schema: summarySchema(ids),
-            strict: rung === "json_schema_strict",
-          },
-        },
-      };
-    case "json_object":
-      return { response_format: { type: "json_object" } };
-    case "none":
-      return {};
+    const answer = await structuredCompletion(this.#client, this.#endpoint, {
+      model: this.#model.id.name,
+      messages: summaryMessages(batch),
+      params: requestParams(this.#model),
+      schemaName: "turn_summaries",
+      schema: summarySchema(ids),
+    }, signal);
+    return parseSummaries(answer, ids);
   }
 }

@@ -1,8 +1,12 @@
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
-import { idFromDirName, parseConversationId } from "./conversation_id.ts";
+import {
+  conversationDirName,
+  idFromDirName,
+  parseConversationId,
+} from "./conversation_id.ts";
 import { ConversationLock } from "./lock.ts";
 import type { StorageRoot, Workspace } from "./workspace.ts";
 
@@ -53,6 +57,8 @@ export interface LoadedConversation {
   stream: ConversationStream;
   /** The metadata (from the copy whose `metadata.json` is newer). */
   metadata: ConversationMetadata;
+  /** `base_config.json` to write (new conversations); existing files are never rewritten. */
+  baseConfig?: Uint8Array;
 }
 
 /** The conversation named by the user does not exist. */
@@ -156,9 +162,10 @@ export async function loadMetadata(
 }
 
 /**
- * Writes a conversation's metadata and events to every copy, atomically and
- * in jp's order (`metadata.json`, then `events.json`), skipping files whose
- * bytes would not change. The caller must hold the conversation lock.
+ * Writes a conversation's metadata, base config (new conversations only) and
+ * events to every copy, atomically and in jp's order (`metadata.json`,
+ * `base_config.json`, `events.json`), skipping files whose bytes would not
+ * change. The caller must hold the conversation lock.
  *
  * @param conversation The conversation, with its changed stream or metadata.
  * @returns The files that were written.
@@ -167,20 +174,66 @@ export async function saveConversation(
   conversation: LoadedConversation,
 ): Promise<string[]> {
   const written: string[] = [];
-  const metadata = conversation.metadata.serialize();
-  const events = conversation.stream.serialize();
+  const files: Array<[string, Uint8Array]> = [[
+    "metadata.json",
+    conversation.metadata.serialize(),
+  ]];
+  if (conversation.baseConfig !== undefined) {
+    files.push(["base_config.json", conversation.baseConfig]);
+  }
+  files.push(["events.json", conversation.stream.serialize()]);
   for (const copy of conversation.ref.copies) {
-    for (
-      const [name, bytes] of [["metadata.json", metadata], [
-        "events.json",
-        events,
-      ]] as const
-    ) {
+    for (const [name, bytes] of files) {
       const path = join(copy.dir, name);
       if (await writeFileAtomic(path, bytes)) written.push(path);
     }
   }
   return written;
+}
+
+/**
+ * Creates the directories of a new conversation, named by its id, in the
+ * user-local silo (when the workspace has one) and in the workspace. The
+ * caller holds the conversation's lock, so jp's start-up validation leaves
+ * the half-written directory alone.
+ *
+ * @param workspace The workspace.
+ * @param id The new conversation's id.
+ * @returns The conversation.
+ */
+export async function createConversationDirs(
+  workspace: Workspace,
+  id: string,
+): Promise<ConversationRef> {
+  const copies: ConversationCopy[] = [];
+  for (const root of workspace.roots) {
+    const dir = join(root.dir, "conversations", id);
+    await Deno.mkdir(dir, { recursive: true });
+    copies.push({ root, dir });
+  }
+  return { id, copies };
+}
+
+/**
+ * Renames every copy of a conversation to the directory name its title gives
+ * (jp's slug rules). The caller holds the conversation's lock.
+ *
+ * @param ref The conversation.
+ * @param title The title.
+ * @returns The conversation with its new directories.
+ */
+export async function renameConversationDirs(
+  ref: ConversationRef,
+  title: string | undefined,
+): Promise<ConversationRef> {
+  const name = conversationDirName(ref.id, title);
+  const copies: ConversationCopy[] = [];
+  for (const copy of ref.copies) {
+    const target = join(dirname(copy.dir), name);
+    if (target !== copy.dir) await Deno.rename(copy.dir, target);
+    copies.push({ root: copy.root, dir: target });
+  }
+  return { id: ref.id, copies };
 }
 
 /**

@@ -3,10 +3,8 @@ import { resolveRoleModel } from "../../src/config/role_models.ts";
 import { createClient } from "../../src/llm/client.ts";
 import { resolveEndpoint } from "../../src/llm/endpoint.ts";
 import type { PreparedTurn } from "../../src/summary/candidates.ts";
-import {
-  OpenAiSummarizer,
-  outputLadder,
-} from "../../src/summary/openai_summarizer.ts";
+import { OpenAiSummarizer } from "../../src/summary/openai_summarizer.ts";
+import { outputLadder } from "../../src/llm/structured_completion.ts";
 import {
   PROMPT_VERSION,
   SUMMARY_INSTRUCTIONS,

@@ -82,3 +82,25 @@ function inherited(): Record<string, string> {
     return value === undefined ? [] : [[name, value]];
   }));
 }
+
+/**
+ * Starts `main.ts` without waiting, for tests that signal the process.
+ *
+ * @param args The jpt arguments.
+ * @param options Working directory and environment.
+ * @returns The child process, with piped stdout and stderr.
+ */
+export function spawnJpt(
+  args: string[],
+  options: RunJptOptions = {},
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", options.entry ?? MAIN_TS, ...args],
+    cwd: options.cwd ?? Deno.cwd(),
+    clearEnv: true,
+    env: { ...inherited(), NO_COLOR: "1", TZ: "UTC", ...options.env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}

@@ -1,0 +1,99 @@
+/**
+ * One streamed chat completion: text and reasoning arrive piece by piece and
+ * are handed to callbacks as they come; an abort keeps what arrived.
+ *
+ * @module
+ */
+
+import type OpenAI from "openai";
+
+/** A chat message in the OpenAI shape. */
+export interface ChatMessage {
+  /** Who speaks. */
+  role: "system" | "user" | "assistant";
+  /** What is said. */
+  content: string;
+}
+
+/** What a streamed reply produced. */
+export interface StreamedReply {
+  /** The assistant's text (partial when interrupted). */
+  text: string;
+  /** The reasoning text the provider streamed, if any. */
+  reasoning: string;
+  /** `true` when the signal stopped the stream before it finished. */
+  interrupted: boolean;
+}
+
+/** The request of {@linkcode streamChat}. */
+export interface ChatRequest {
+  /** The model name at the provider. */
+  model: string;
+  /** The messages. */
+  messages: ChatMessage[];
+  /** Extra request fields (parameters). */
+  params: Record<string, unknown>;
+}
+
+/** Callbacks and cancellation of {@linkcode streamChat}. */
+export interface StreamOptions {
+  /** Stops the request; what arrived is kept. */
+  signal: AbortSignal;
+  /** Called with each piece of text. */
+  onText(piece: string): void;
+  /** Called with each piece of reasoning. */
+  onReasoning(piece: string): void;
+}
+
+/**
+ * Streams a chat completion.
+ *
+ * @param client The client.
+ * @param request Model, messages and parameters.
+ * @param options Signal and callbacks.
+ * @returns The reply; `interrupted` when the signal stopped it.
+ * @throws {OpenAI.APIError} For HTTP and connection errors (not for an abort).
+ */
+export async function streamChat(
+  client: OpenAI,
+  request: ChatRequest,
+  options: StreamOptions,
+): Promise<StreamedReply> {
+  const reply: StreamedReply = { text: "", reasoning: "", interrupted: false };
+  try {
+    const stream = await client.chat.completions.create(
+      {
+        model: request.model,
+        messages: request.messages,
+        ...request.params,
+        stream: true,
+      } as OpenAI.ChatCompletionCreateParamsStreaming,
+      { signal: options.signal },
+    );
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as
+        | {
+          content?: string | null;
+          reasoning_content?: string | null;
+          reasoning?: string | null;
+        }
+        | undefined;
+      const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+      if (typeof reasoning === "string" && reasoning !== "") {
+        reply.reasoning += reasoning;
+        options.onReasoning(reasoning);
+      }
+      if (typeof delta?.content === "string" && delta.content !== "") {
+        reply.text += delta.content;
+        options.onText(delta.content);
+      }
+    }
+  } catch (error) {
+    if (options.signal.aborted) {
+      reply.interrupted = true;
+      return reply;
+    }
+    throw error;
+  }
+  return reply;
+}

@@ -1,0 +1,106 @@
+/**
+ * A chat completion that asks for JSON down DESIGN.md's structured-output
+ * ladder: strict `json_schema`, then `json_object`, then plain text (the
+ * prompt always states the format too), stepping down a rung when the server
+ * rejects the request format with HTTP 400.
+ *
+ * @module
+ */
+
+import OpenAI from "openai";
+import type { ChatMessage } from "./chat_stream.ts";
+import type { ProviderEndpoint } from "./endpoint.ts";
+import type { StructuredOutput } from "./providers.ts";
+
+/** What to ask for. */
+export interface StructuredRequest {
+  /** The model name at the provider. */
+  model: string;
+  /** The messages. */
+  messages: ChatMessage[];
+  /** Extra request fields (parameters). */
+  params: Record<string, unknown>;
+  /** The schema's name. */
+  schemaName: string;
+  /** The JSON schema of the answer. */
+  schema: Record<string, unknown>;
+}
+
+/**
+ * The rungs tried for a provider's capability, best first.
+ *
+ * @param capability What the provider honours.
+ * @returns The forms to try, in order.
+ */
+export function outputLadder(capability: StructuredOutput): StructuredOutput[] {
+  if (capability === "json_schema_strict") {
+    return ["json_schema_strict", "json_object", "none"];
+  }
+  const ladder: StructuredOutput[] = ["json_schema", "json_object", "none"];
+  return ladder.slice(Math.max(0, ladder.indexOf(capability)));
+}
+
+/**
+ * Runs the completion and returns the answer text (to be parsed by the caller).
+ *
+ * @param client The client.
+ * @param endpoint The endpoint (its capability picks the first rung).
+ * @param request The request.
+ * @param signal Aborts the HTTP request.
+ * @returns The assistant's text (empty when there is none).
+ * @throws {OpenAI.APIError} When every rung fails, or on any error other than HTTP 400.
+ */
+export async function structuredCompletion(
+  client: OpenAI,
+  endpoint: ProviderEndpoint,
+  request: StructuredRequest,
+  signal: AbortSignal,
+): Promise<string> {
+  const ladder = outputLadder(endpoint.structuredOutput);
+  for (const [i, rung] of ladder.entries()) {
+    try {
+      const completion = await client.chat.completions.create(
+        {
+          model: request.model,
+          messages: request.messages,
+          ...request.params,
+          ...responseFormat(rung, request),
+          stream: false,
+        } as OpenAI.ChatCompletionCreateParamsNonStreaming,
+        { signal },
+      );
+      return completion.choices[0]?.message?.content ?? "";
+    } catch (error) {
+      const lastRung = i === ladder.length - 1;
+      if (
+        !lastRung && error instanceof OpenAI.APIError && error.status === 400
+      ) continue;
+      throw error;
+    }
+  }
+  return "";
+}
+
+function responseFormat(
+  rung: StructuredOutput,
+  request: StructuredRequest,
+): Record<string, unknown> {
+  switch (rung) {
+    case "json_schema_strict":
+    case "json_schema":
+      return {
+        response_format: {
+          type: "json_schema",
+          json_schema: {
+            name: request.schemaName,
+            schema: request.schema,
+            strict: rung === "json_schema_strict",
+          },
+        },
+      };
+    case "json_object":
+      return { response_format: { type: "json_object" } };
+    case "none":
+      return {};
+  }
+}

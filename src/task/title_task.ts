@@ -1,0 +1,172 @@
+/**
+ * `TitleTask`: names a new conversation in the background, as jp's title
+ * generator does (storage reference 8), then stores the title and renames the
+ * conversation's directory by jp's slug rules while holding its lock.
+ *
+ * @module
+ */
+
+import type OpenAI from "openai";
+import type { RoleModel } from "../config/role_models.ts";
+import { normalizeTitle } from "../conversation/title_text.ts";
+import type { ChatMessage } from "../llm/chat_stream.ts";
+import type { ProviderEndpoint } from "../llm/endpoint.ts";
+import { requestParams } from "../llm/request_params.ts";
+import { structuredCompletion } from "../llm/structured_completion.ts";
+import {
+  type ConversationRef,
+  loadConversation,
+  lockConversation,
+  renameConversationDirs,
+  saveConversation,
+} from "../workspace/conversation_files.ts";
+import { LockHeldError } from "../workspace/lock.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { abortable } from "./abortable.ts";
+import type { BackgroundTask } from "./task_handler.ts";
+
+/** jp's title instruction (one title). */
+export const TITLE_INSTRUCTION = [
+  '<instruction title="Title Generation">',
+  "Generate titles to summarize the active conversation",
+  "",
+  "- Generate exactly 1 titles",
+  "- Concise, descriptive, factual",
+  "- Short and to the point, no more than 50 characters",
+  '- Deliver as a JSON object with a "titles" array of strings',
+  "- DO NOT mention this request to generate titles",
+  "</instruction>",
+].join("\n");
+
+/** jp's title schema for one title. */
+export const TITLE_SCHEMA: Record<string, unknown> = {
+  type: "object",
+  required: ["titles"],
+  additionalProperties: false,
+  properties: {
+    titles: {
+      type: "array",
+      items: {
+        type: "string",
+        description: "A concise, descriptive title for the conversation",
+      },
+      minItems: 1,
+      maxItems: 1,
+    },
+  },
+};
+
+/** The title model, resolved when the task runs. */
+export interface TitleModel {
+  /** The role model. */
+  model: RoleModel;
+  /** Its endpoint. */
+  endpoint: ProviderEndpoint;
+  /** A client for it. */
+  client: OpenAI;
+}
+
+/** What a {@linkcode TitleTask} needs. */
+export interface TitleTaskOptions {
+  /** The conversation's messages so far (the first request). */
+  messages: ChatMessage[];
+  /** Resolves the title model (may throw: no key). */
+  resolveModel: () => TitleModel;
+  /** The workspace. */
+  workspace: Workspace;
+  /** The conversation. */
+  ref: ConversationRef;
+  /** Diagnostic log. */
+  log: (line: string) => void;
+}
+
+/** Generates and stores a title; see the module doc. */
+export class TitleTask implements BackgroundTask {
+  /** Name for logs. */
+  readonly name: string;
+  /** The title stored by sync, if any. */
+  stored: string | undefined;
+  readonly #options: TitleTaskOptions;
+  #title: string | undefined;
+
+  /**
+   * @param options See {@linkcode TitleTaskOptions}.
+   */
+  constructor(options: TitleTaskOptions) {
+    this.#options = options;
+    this.name = `title of jp-c${options.ref.id}`;
+  }
+
+  /**
+   * Asks the title model.
+   *
+   * @param signal Aborts the request.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    const { model, endpoint, client } = this.#options.resolveModel();
+    const answer = await abortable(
+      structuredCompletion(client, endpoint, {
+        model: model.id.name,
+        messages: [
+          { role: "system", content: TITLE_INSTRUCTION },
+          ...this.#options.messages,
+          { role: "user", content: "Generate a title for this conversation." },
+        ],
+        params: requestParams(model),
+        schemaName: "titles",
+        schema: TITLE_SCHEMA,
+      }, signal),
+      signal,
+    );
+    this.#title = parseTitle(answer);
+    if (this.#title === undefined) {
+      this.#options.log(`${this.name}: the model gave no usable title`);
+    }
+  }
+
+  /** Stores the title and renames the directory, unless the lock is held. */
+  async sync(): Promise<void> {
+    if (this.#title === undefined) return;
+    const { workspace, ref, log } = this.#options;
+    let lock;
+    try {
+      lock = await lockConversation(workspace, ref);
+    } catch (error) {
+      if (!(error instanceof LockHeldError)) throw error;
+      log(`${this.name}: ${error.message}; title not stored`);
+      return;
+    }
+    try {
+      const conversation = await loadConversation(ref);
+      if (conversation.metadata.title !== undefined) return;
+      conversation.metadata.setTitle(this.#title);
+      await saveConversation(conversation);
+      await renameConversationDirs(ref, this.#title);
+      this.stored = this.#title;
+    } finally {
+      await lock.release();
+    }
+  }
+}
+
+/**
+ * Reads the first title of a `{"titles": [...]}` answer, normalized.
+ *
+ * @param answer The model's text.
+ * @returns The title, or `undefined`.
+ */
+export function parseTitle(answer: string): string | undefined {
+  const start = answer.indexOf("{");
+  const end = answer.lastIndexOf("}");
+  if (start < 0 || end < start) return undefined;
+  try {
+    const titles =
+      (JSON.parse(answer.slice(start, end + 1)) as { titles?: unknown }).titles;
+    const first = Array.isArray(titles)
+      ? titles.find((item) => typeof item === "string")
+      : undefined;
+    return first === undefined ? undefined : normalizeTitle(first);
+  } catch {
+    return undefined;
+  }
+}
