@@ -325,6 +325,18 @@ function buildProgram(
       },
     );
 
+  program.command("completions")
+    .description("print a shell completion script")
+    .argument("<shell>", "bash, zsh or fish")
+    .addHelpText(
+      "after",
+      "\nbash: source <(jpt completions bash)\nzsh:  source <(jpt completions zsh)\nfish: jpt completions fish | source\n",
+    )
+    .action(async (shell: string) => {
+      const { completionsCommand } = await import("./completions.ts");
+      setExitCode(completionsCommand(context(), program, shell));
+    });
+
   const config = program.command("config").description(
     "inspect the effective configuration",
   );

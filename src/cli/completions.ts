@@ -1,0 +1,204 @@
+/**
+ * Shell completion scripts generated from the command tree itself, so they
+ * never drift from the real commands and options.
+ *
+ * @module
+ */
+
+import type { Command } from "commander";
+import { ExitCode, UsageError } from "./errors.ts";
+import type { CliContext } from "./context.ts";
+
+/** The shells jpt writes completions for. */
+export const SHELLS = ["bash", "zsh", "fish"] as const;
+
+interface CommandInfo {
+  /** The command path after `jpt`, e.g. `conversation ls`. */
+  path: string;
+  description: string;
+  options: Array<{ flags: string[]; description: string }>;
+  subcommands: string[];
+}
+
+/**
+ * `jpt completions <shell>`: prints the completion script.
+ *
+ * @param context The command context.
+ * @param program The root command.
+ * @param shell `bash`, `zsh` or `fish`.
+ * @returns The exit code.
+ */
+export function completionsCommand(
+  context: CliContext,
+  program: Command,
+  shell: string,
+): number {
+  if (!(SHELLS as readonly string[]).includes(shell)) {
+    throw new UsageError(
+      `Unknown shell "${shell}" (use one of ${SHELLS.join(", ")})`,
+    );
+  }
+  const commands = describe(program, "");
+  context.io.out(
+    shell === "bash"
+      ? bash(commands)
+      : shell === "zsh"
+      ? zsh(commands)
+      : fish(commands),
+  );
+  return ExitCode.ok;
+}
+
+function describe(command: Command, path: string): CommandInfo[] {
+  const info: CommandInfo = {
+    path,
+    description: command.description(),
+    options: [
+      ...command.options.map((option) => ({
+        flags: [option.short, option.long].filter((flag): flag is string =>
+          flag !== undefined
+        ),
+        description: option.description,
+      })),
+      { flags: ["-h", "--help"], description: "show help" },
+    ],
+    subcommands: command.commands.map((sub) => sub.name()),
+  };
+  return [
+    info,
+    ...command.commands.flatMap((sub) =>
+      describe(sub, path === "" ? sub.name() : `${path} ${sub.name()}`)
+    ),
+  ];
+}
+
+const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+function bash(commands: CommandInfo[]): string {
+  const cases = commands.map((command) => {
+    const words = [
+      ...command.subcommands,
+      ...command.options.flatMap((option) => option.flags),
+    ].join(" ");
+    return `    ${quote(command.path)}) words=${quote(words)} ;;`;
+  }).join("\n");
+  return `# bash completion for jpt; load with: source <(jpt completions bash)
+_jpt() {
+  local cur path="" word i words
+  cur="\${COMP_WORDS[COMP_CWORD]}"
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    [[ "$word" == -* ]] && continue
+    case " $(_jpt_subcommands "$path") " in
+      *" $word "*) path="\${path:+$path }$word" ;;
+    esac
+  done
+  case "$path" in
+${cases}
+    *) words="" ;;
+  esac
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+_jpt_subcommands() {
+  case "$1" in
+${
+    commands.map((command) =>
+      `    ${quote(command.path)}) echo ${
+        quote(command.subcommands.join(" "))
+      } ;;`
+    ).join("\n")
+  }
+  esac
+}
+complete -o default -F _jpt jpt
+`;
+}
+
+function zsh(commands: CommandInfo[]): string {
+  const cases = commands.map((command) => {
+    const entries = [
+      ...commands.filter((sub) =>
+        sub.path !== "" && parentOf(sub.path) === command.path
+      )
+        .map((sub) =>
+          `${sub.path.split(" ").at(-1)}:${
+            sub.description.replaceAll(":", "\\:")
+          }`
+        ),
+      ...command.options.flatMap((option) =>
+        option.flags.map((flag) =>
+          `${flag.replaceAll(":", "\\:")}:${
+            option.description.replaceAll(":", "\\:")
+          }`
+        )
+      ),
+    ];
+    return `    ${quote(command.path)}) entries=(${
+      entries.map(quote).join(" ")
+    }) ;;`;
+  }).join("\n");
+  return `#compdef jpt
+# zsh completion for jpt; load with: source <(jpt completions zsh)
+_jpt() {
+  local path="" word
+  local -a entries subcommands
+  for word in \${words[2,CURRENT-1]}; do
+    [[ "$word" == -* ]] && continue
+    case "$path" in
+${
+    commands.map((command) =>
+      `      ${quote(command.path)}) subcommands=(${
+        command.subcommands.map(quote).join(" ")
+      }) ;;`
+    ).join("\n")
+  }
+    esac
+    (( \${subcommands[(Ie)$word]} )) && path="\${path:+$path }$word"
+  done
+  case "$path" in
+${cases}
+  esac
+  _describe 'jpt' entries
+}
+compdef _jpt jpt
+`;
+}
+
+function fish(commands: CommandInfo[]): string {
+  const lines = [
+    "# fish completion for jpt; load with: jpt completions fish | source",
+    "complete -c jpt -f",
+  ];
+  for (const command of commands) {
+    const condition = command.path === ""
+      ? "__fish_use_subcommand"
+      : `__fish_seen_subcommand_from ${command.path.split(" ").at(-1)}`;
+    for (
+      const sub of commands.filter((other) =>
+        other.path !== "" && parentOf(other.path) === command.path
+      )
+    ) {
+      lines.push(
+        `complete -c jpt -n ${quote(condition)} -a ${
+          quote(sub.path.split(" ").at(-1)!)
+        } -d ${quote(sub.description)}`,
+      );
+    }
+    for (const option of command.options) {
+      const parts = option.flags.map((flag) =>
+        flag.startsWith("--") ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`
+      );
+      lines.push(
+        `complete -c jpt -n ${quote(condition)} ${parts.join(" ")} -d ${
+          quote(option.description)
+        }`,
+      );
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+function parentOf(path: string): string {
+  const space = path.lastIndexOf(" ");
+  return space < 0 ? "" : path.slice(0, space);
+}

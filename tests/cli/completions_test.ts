@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { runJpt } from "../support/cli.ts";
+
+const hasBash = (() => {
+  try {
+    return new Deno.Command("bash", { args: ["--version"], stdout: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+async function bashComplete(
+  script: string,
+  words: string[],
+): Promise<string[]> {
+  const program = `${script}\nCOMP_WORDS=(${
+    words.map((w) => `'${w}'`).join(" ")
+  }); COMP_CWORD=${words.length - 1}; _jpt; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const output = await new Deno.Command("bash", {
+    args: ["-c", program],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(output.success, new TextDecoder().decode(output.stderr));
+  return new TextDecoder().decode(output.stdout).split("\n").filter((line) =>
+    line !== ""
+  );
+}
+
+Deno.test({
+  name: "jpt completions bash completes commands, subcommands and options",
+  ignore: !hasBash,
+  async fn() {
+    const { code, stdout } = await runJpt(["completions", "bash"]);
+    assert.equal(code, 0);
+    assert.deepEqual(await bashComplete(stdout, ["jpt", "su"]), ["summarize"]);
+    assert.deepEqual(await bashComplete(stdout, ["jpt", "conversation", ""]), [
+      "ls",
+      "-h",
+      "--help",
+    ]);
+    assert.deepEqual(await bashComplete(stdout, ["jpt", "summarize", "--d"]), [
+      "--dry-run",
+    ]);
+    assert.deepEqual(
+      await bashComplete(stdout, ["jpt", "-w", "x", "turns", "--j"]),
+      ["--json"],
+    );
+  },
+});
+
+Deno.test("jpt completions zsh and fish list every command", async () => {
+  const zsh = await runJpt(["completions", "zsh"]);
+  assert.equal(zsh.code, 0);
+  assert.match(zsh.stdout, /^#compdef jpt\n/);
+  const fish = await runJpt(["completions", "fish"]);
+  assert.equal(fish.code, 0);
+  for (
+    const command of [
+      "conversation",
+      "turns",
+      "check",
+      "query",
+      "summarize",
+      "config",
+      "models",
+      "completions",
+    ]
+  ) {
+    assert.ok(zsh.stdout.includes(`'${command}:`), `zsh lists ${command}`);
+    assert.ok(fish.stdout.includes(`-a '${command}'`), `fish lists ${command}`);
+  }
+  assert.match(
+    fish.stdout,
+    /complete -c jpt -n '__fish_seen_subcommand_from summarize' -l dry-run -d/,
+  );
+  const bad = await runJpt(["completions", "tcsh"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /Unknown shell "tcsh"/);
+});
