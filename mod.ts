@@ -11,8 +11,16 @@
  * }
  * ```
  *
+ * Run as a program (`deno run -A jsr:@jpt/cli`, `deno install -g -A -n jpt
+ * jsr:@jpt/cli`), this module is the jpt command line.
+ *
  * @module
  */
+
+if (import.meta.main) {
+  const { runMain } = await import("./src/cli/run_main.ts");
+  Deno.exitCode = await runMain();
+}
 
 export { ConversationStream } from "./src/conversation/stream.ts";
 export { Turn } from "./src/conversation/turn.ts";

@@ -1,0 +1,35 @@
+/**
+ * The process-level entry: wires Ctrl-C to an abort signal (a second Ctrl-C
+ * exits at once) and runs the command line with the real streams and
+ * environment.
+ *
+ * @module
+ */
+
+import { processIo } from "./output.ts";
+import { runCli } from "./program.ts";
+
+/**
+ * Runs jpt with `Deno.args` and returns the exit code for the caller to set.
+ *
+ * @returns 0 ok, 1 failure, 2 usage error, 130 interrupted.
+ */
+export async function runMain(): Promise<number> {
+  const interrupt = new AbortController();
+  const onInterrupt = () => {
+    if (interrupt.signal.aborted) Deno.exit(130);
+    interrupt.abort(new DOMException("Interrupted", "AbortError"));
+  };
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  try {
+    return await runCli(Deno.args, {
+      io: processIo(),
+      env: (name) => Deno.env.get(name),
+      cwd: Deno.cwd(),
+      envVariables: Deno.env.toObject(),
+      signal: interrupt.signal,
+    });
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInterrupt);
+  }
+}
