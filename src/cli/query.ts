@@ -288,9 +288,6 @@ function spawnSummaryTask(
   config: ConfigTable,
   log: (line: string) => void,
 ): void {
-  const candidateIds = assignCandidateIds(conversation.stream);
-  if (candidateIds.length === 0) return;
-  const snapshot = ConversationStream.parse(conversation.stream.serialize());
   const batchSize = Number(
     getPath(config, [
       "conversation",
@@ -299,6 +296,10 @@ function spawnSummaryTask(
       "batch_size",
     ]) ?? 5,
   );
+  // Only the newest batch gets ids now: a request never takes more.
+  const candidateIds = assignCandidateIds(conversation.stream, batchSize);
+  if (candidateIds.length === 0) return;
+  const snapshot = ConversationStream.parse(conversation.stream.serialize());
   handler.spawn(
     new TurnSummaryTask({
       snapshot,

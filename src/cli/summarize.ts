@@ -1,6 +1,9 @@
 import { ConversationStream } from "../conversation/stream.ts";
-import { assignCandidateIds, prepareTurns } from "../summary/candidates.ts";
-import { packTurns } from "../summary/packing.ts";
+import {
+  assignCandidateIds,
+  newestTurnsWithIds,
+} from "../summary/candidates.ts";
+import { packNewest } from "../summary/packing.ts";
 import { PROMPT_VERSION } from "../summary/prompt.ts";
 import {
   createSummarizer,
@@ -219,16 +222,20 @@ async function summarizeConversation(
       outcome.summarized.push(...task.summarized);
       outcome.skipped.push(...task.skipped);
       if (task.summarized.length === 0) {
-        outcome.skipped.push(
-          ...task.rest.map((turn) => ({
-            id: turn.id,
-            index: turn.index,
-            reason: "not_sent" as const,
-          })),
+        // A batch that yields nothing ends the catch-up; report what was never sent.
+        const indexOf = new Map(
+          snapshot.turns().map((turn) => [turn.id, turn.index]),
         );
+        for (const id of task.rest) {
+          outcome.skipped.push({
+            id,
+            index: indexOf.get(id) ?? -1,
+            reason: "not_sent",
+          });
+        }
         break;
       }
-      remaining = task.rest.map((turn) => turn.id);
+      remaining = task.rest;
     }
     progress(context, outcome, candidateIds.length, true);
   } catch (error) {
@@ -250,18 +257,15 @@ async function dryRun(
     copy.turns().flatMap((turn) => turn.id === undefined ? [] : [turn.id]),
   );
   const ids = assignCandidateIds(copy);
-  let pending = await prepareTurns(copy, ids);
   outcome.batches = [];
   outcome.oversized = [];
+  let pending: string[] = ids;
   while (pending.length > 0) {
-    const packing = packTurns(pending, { contextWindow, batchSize });
-    if (outcome.oversized.length === 0) {
-      outcome.oversized = packing.oversized.map((turn) => ({
-        id: turn.id,
-        index: turn.index,
-        tokens: turn.tokens,
-      }));
-    }
+    const packing = await packNewest(newestTurnsWithIds(copy, pending), {
+      contextWindow,
+      batchSize,
+    });
+    outcome.oversized.push(...packing.oversized);
     if (packing.batch.length === 0) break;
     outcome.batches.push({
       estimated_tokens: packing.batch.reduce(
@@ -276,7 +280,10 @@ async function dryRun(
         id_assigned: !hadIds.has(turn.id),
       })),
     });
-    pending = packing.rest;
+    const taken = new Set(
+      [...packing.batch, ...packing.oversized].map((turn) => turn.id),
+    );
+    pending = pending.filter((id) => !taken.has(id));
   }
   outcome.status = ids.length === 0 ? "nothing_to_do" : "dry_run";
   return outcome;

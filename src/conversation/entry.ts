@@ -13,6 +13,11 @@ export const CONVERSATION_EVENT_TYPES: ReadonlySet<string> = new Set([
   "inquiry_response",
 ]);
 
+const INTERNED_TYPES: ReadonlyMap<string, string> = new Map(
+  [...CONVERSATION_EVENT_TYPES, "config_delta", "compaction", "event_overlay"]
+    .map((type) => [type, type]),
+);
+
 /** Own fields of each conversation event type, in the order jp writes them. */
 const EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
   turn_start: ["summary"],
@@ -25,12 +30,22 @@ const EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** The keys turn structure needs, read when the entry is parsed. */
+export interface EntryIdentity {
+  /** The `type` tag. */
+  type: string;
+  /** The `timestamp`. */
+  timestamp: string;
+  /** The `event_id`, or `undefined` when missing, `null` or `""`. */
+  eventId: string | undefined;
+  /** The `id` of a tool call or tool result, or `undefined`. */
+  callId?: string | undefined;
+}
 
 /**
- * One entry of `events.json`: its exact bytes plus the keys turn structure
- * needs. Everything else is parsed only when asked for. Entries are
- * immutable; a change makes a new entry.
+ * One entry of `events.json`: its exact text plus the keys turn structure
+ * needs. Entries are immutable; a change makes a new entry.
  */
 export class Entry {
   /** The entry's `type` tag. */
@@ -39,22 +54,33 @@ export class Entry {
   readonly timestamp: string;
   /** The entry's `event_id`, or `undefined` when missing, `null` or `""`. */
   readonly eventId: string | undefined;
-  /** The entry's bytes, exactly as they are (or will be) in the file. */
-  readonly bytes: Uint8Array;
+  /** The `id` of a tool call or tool result (pairs them without parsing their payload again). */
+  readonly callId: string | undefined;
+  /** The entry's JSON text, exactly as it is (or will be) in the file. */
+  readonly text: string;
+  /** Whether this entry is a conversation event (part of a turn). */
+  readonly isConversationEvent: boolean;
   #data: Record<string, unknown> | undefined;
 
   /**
-   * @param bytes The entry's JSON bytes.
-   * @param identity The keys already read from those bytes.
+   * @param text The entry's JSON text.
+   * @param identity The keys already read from it.
+   * @param data The parsed entry, when the caller already has it.
    */
   constructor(
-    bytes: Uint8Array,
-    identity: { type: string; timestamp: string; eventId: string | undefined },
+    text: string,
+    identity: EntryIdentity,
+    data?: Record<string, unknown>,
   ) {
-    this.bytes = bytes;
-    this.type = identity.type;
+    this.text = text;
+    // Known tags become the shared constant strings, so type checks on hot
+    // paths compare pointers instead of characters.
+    this.type = INTERNED_TYPES.get(identity.type) ?? identity.type;
     this.timestamp = identity.timestamp;
     this.eventId = identity.eventId;
+    this.callId = identity.callId;
+    this.isConversationEvent = CONVERSATION_EVENT_TYPES.has(identity.type);
+    this.#data = data;
   }
 
   /**
@@ -69,21 +95,23 @@ export class Entry {
     const type = canonical.get("type");
     const timestamp = canonical.get("timestamp");
     const eventId = canonical.get("event_id");
+    const callId = canonical.get("id");
     if (typeof type !== "string" || typeof timestamp !== "string") {
       throw new TypeError('An entry needs a string "type" and "timestamp"');
     }
-    return new Entry(encoder.encode(writeJsonPretty(canonical, 1)), {
+    return new Entry(writeJsonPretty(canonical, 1), {
       type,
       timestamp,
       eventId: typeof eventId === "string" && eventId !== ""
         ? eventId
         : undefined,
+      callId: typeof callId === "string" ? callId : undefined,
     });
   }
 
-  /** Whether this entry is a conversation event (part of a turn). */
-  get isConversationEvent(): boolean {
-    return CONVERSATION_EVENT_TYPES.has(this.type);
+  /** The entry's UTF-8 bytes. */
+  get bytes(): Uint8Array {
+    return encoder.encode(this.text);
   }
 
   /**
@@ -92,7 +120,7 @@ export class Entry {
    * @returns The parsed entry; do not mutate it.
    */
   data(): Record<string, unknown> {
-    this.#data ??= JSON.parse(this.text()) as Record<string, unknown>;
+    this.#data ??= JSON.parse(this.text) as Record<string, unknown>;
     return this.#data;
   }
 
@@ -103,18 +131,9 @@ export class Entry {
    * @returns A fresh tree the caller may change.
    */
   tree(): JsonObject {
-    const value = parseJsonOrdered(this.text());
+    const value = parseJsonOrdered(this.text);
     if (!isJsonObject(value)) throw new TypeError("An entry must be an object");
     return value;
-  }
-
-  /**
-   * The entry's JSON text.
-   *
-   * @returns The bytes decoded as UTF-8.
-   */
-  text(): string {
-    return decoder.decode(this.bytes);
   }
 }
 

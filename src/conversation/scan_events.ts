@@ -1,12 +1,15 @@
 /**
- * The fast path over `events.json`: one pass over the raw bytes that checks
- * the JSON syntax, finds where each top-level entry starts and ends, and picks
- * up the three keys turn structure needs (`type`, `timestamp`, `event_id`)
- * without building any other value. String bodies are skipped with native
- * `indexOf` jumps, so the cost stays close to reading the file.
+ * The full tokenizer over `events.json`, for files that are not laid out the
+ * way jp writes them (hand edits) and for precise errors: one pass over the
+ * raw bytes that checks the JSON syntax, finds where each top-level entry
+ * starts and ends, and picks up the keys turn structure needs (`type`,
+ * `timestamp`, `event_id`, `id`) without building any other value. String
+ * bodies are skipped with native `indexOf` jumps.
  *
  * @module
  */
+
+import type { EntryIdentity } from "./entry.ts";
 
 /** A problem in the bytes of `events.json`, with where it was found. */
 export class EventsSyntaxError extends SyntaxError {
@@ -14,6 +17,8 @@ export class EventsSyntaxError extends SyntaxError {
   readonly offset: number;
   /** Index of the entry the problem is in, when it is inside one. */
   readonly entryIndex: number | undefined;
+  /** What is wrong, without the position. */
+  readonly reason: string;
 
   /**
    * @param message What is wrong.
@@ -26,21 +31,69 @@ export class EventsSyntaxError extends SyntaxError {
     this.name = "EventsSyntaxError";
     this.offset = offset;
     this.entryIndex = entryIndex;
+    this.reason = message;
   }
 }
 
+/**
+ * Checks the identity keys of an entry and reads them: a string `type`, a
+ * string `timestamp`, and an `event_id` that is a string, `null` or absent.
+ *
+ * @param values The entry's `type`, `timestamp`, `event_id` and `id` values.
+ * @param offsetOf Byte offset of the entry, computed only for an error.
+ * @param entryIndex Index of the entry, for errors.
+ * @returns The identity.
+ * @throws {EventsSyntaxError} When a key is missing or has the wrong type.
+ */
+export function entryIdentity(
+  values: {
+    type?: unknown;
+    timestamp?: unknown;
+    event_id?: unknown;
+    id?: unknown;
+  },
+  offsetOf: () => number,
+  entryIndex: number | undefined,
+): EntryIdentity {
+  const { type, timestamp, event_id: eventId, id } = values;
+  const fail: (message: string) => never = (message) => {
+    throw new EventsSyntaxError(message, offsetOf(), entryIndex);
+  };
+  if (typeof type !== "string") {
+    fail(
+      type === undefined
+        ? 'Entry has no "type"'
+        : 'Entry "type" is not a string',
+    );
+  }
+  if (typeof timestamp !== "string") {
+    fail(
+      timestamp === undefined
+        ? 'Entry has no "timestamp"'
+        : 'Entry "timestamp" is not a string',
+    );
+  }
+  if (
+    eventId !== undefined && eventId !== null && typeof eventId !== "string"
+  ) {
+    fail('Entry "event_id" is not a string');
+  }
+  return {
+    type,
+    timestamp,
+    eventId: typeof eventId === "string" && eventId !== ""
+      ? eventId
+      : undefined,
+    callId: typeof id === "string" ? id : undefined,
+  };
+}
+
 /** Where one entry sits in the file, and the keys read from it. */
-export interface ScannedEntry {
+export interface ScannedEntry extends EntryIdentity {
   /** Byte offset of the entry's `{`. */
   start: number;
   /** Byte offset just past the entry's `}`. */
   end: number;
-  /** The `type` string. */
-  type: string;
-  /** The `timestamp` string. */
-  timestamp: string;
-  /** The `event_id`, or `undefined` when missing, `null` or `""`. */
-  eventId: string | undefined;
 }
 
 /** The result of scanning `events.json`. */
@@ -54,7 +107,7 @@ const BACKSLASH = 0x5c;
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Keys read from each entry; any other key's value is skipped. */
-type CapturedKey = "type" | "timestamp" | "event_id";
+type CapturedKey = "type" | "timestamp" | "event_id" | "id";
 
 /**
  * Scans the bytes of an `events.json` file.
@@ -189,52 +242,23 @@ class Scanner {
     end: number,
     captured: Partial<Record<CapturedKey, unknown>>,
   ): ScannedEntry {
-    const { type, timestamp, event_id: eventId } = captured;
-    if (typeof type !== "string") {
-      throw new EventsSyntaxError(
-        type === undefined
-          ? 'Entry has no "type"'
-          : 'Entry "type" is not a string',
-        start,
-        this.#entryIndex,
-      );
-    }
-    if (typeof timestamp !== "string") {
-      throw new EventsSyntaxError(
-        timestamp === undefined
-          ? 'Entry has no "timestamp"'
-          : 'Entry "timestamp" is not a string',
-        start,
-        this.#entryIndex,
-      );
-    }
-    if (
-      eventId !== undefined && eventId !== null && typeof eventId !== "string"
-    ) {
-      throw new EventsSyntaxError(
-        'Entry "event_id" is not a string',
-        start,
-        this.#entryIndex,
-      );
-    }
     return {
       start,
       end,
-      type,
-      timestamp,
-      eventId: typeof eventId === "string" && eventId !== ""
-        ? eventId
-        : undefined,
+      ...entryIdentity(captured, () => start, this.#entryIndex),
     };
   }
 
   #keyName(start: number, end: number): CapturedKey | undefined {
     const length = end - start;
-    // Only the three captured keys are decoded: `"type"` (6 bytes),
-    // `"timestamp"` (11) and `"event_id"` (10).
-    if (length !== 6 && length !== 10 && length !== 11) return undefined;
+    // Only the captured keys are decoded: `"id"` (4 bytes), `"type"` (6),
+    // `"event_id"` (10) and `"timestamp"` (11).
+    if (length !== 4 && length !== 6 && length !== 10 && length !== 11) {
+      return undefined;
+    }
     const key = decoder.decode(this.#bytes.subarray(start + 1, end - 1));
-    return key === "type" || key === "timestamp" || key === "event_id"
+    return key === "type" || key === "timestamp" || key === "event_id" ||
+        key === "id"
       ? key
       : undefined;
   }

@@ -1,9 +1,10 @@
-import { Entry } from "./entry.ts";
+import { Entry, type EntryIdentity } from "./entry.ts";
 import { generateEventId } from "./event_id.ts";
 import type { JsonObject } from "./json_value.ts";
-import { scanEvents } from "./scan_events.ts";
+import { entryIdentity, EventsSyntaxError, scanEvents } from "./scan_events.ts";
+import { splitCanonical } from "./split_canonical.ts";
 import { normalizeTurnSummary } from "./summary_text.ts";
-import { Turn } from "./turn.ts";
+import { CompletenessTracker, Turn } from "./turn.ts";
 
 const encoder = new TextEncoder();
 
@@ -12,9 +13,20 @@ interface SourceLayout {
   bytes: Uint8Array;
   /** The entries as parsed. */
   entries: readonly Entry[];
-  /** Bytes before the first entry, between entries, and after the last. */
-  gaps: Uint8Array[];
+  /** Text before the first entry, between entries, and after the last. */
+  gaps: string[];
+  /** The decoded file. */
+  text: string;
+  /** Start and end of each entry in `text`, alternating. */
+  charBounds: number[];
+  /** Start and end of each entry in `bytes`, alternating; computed on the first splice. */
+  byteBounds?: number[];
 }
+
+/** The separator jp writes between entries. */
+const SEPARATOR = ",\n  ";
+const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * A conversation's `events.json`, read byte-exact: entries nobody changed are
@@ -40,22 +52,25 @@ interface SourceLayout {
  */
 export class ConversationStream {
   #entries: Entry[];
-  /** For each entry, the index of the original entry it stands for, or -1. */
-  #origins: number[];
+  /** Whether an entry was inserted or removed since parsing. */
+  #layoutChanged = false;
   #source: SourceLayout | undefined;
-  /** Every event id in the file or issued since; never issued twice. */
-  #issuedIds: Set<string>;
+  /** Every event id in the file or issued since (built on first use); never issued twice. */
+  #issued: Set<string> | undefined;
   #turns: Turn[] | undefined;
 
   private constructor(entries: Entry[], source: SourceLayout | undefined) {
     this.#entries = entries;
-    this.#origins = entries.map((_, i) => i);
     this.#source = source;
-    this.#issuedIds = new Set(
-      entries.flatMap((entry) =>
+  }
+
+  get #issuedIds(): Set<string> {
+    this.#issued ??= new Set(
+      this.#entries.flatMap((entry) =>
         entry.eventId === undefined ? [] : [entry.eventId]
       ),
     );
+    return this.#issued;
   }
 
   /**
@@ -68,19 +83,50 @@ export class ConversationStream {
    *   string `type` or a `timestamp`, or has a non-string `event_id`.
    */
   static parse(bytes: Uint8Array): ConversationStream {
-    const { entries } = scanEvents(bytes);
-    const gaps: Uint8Array[] = [];
+    // The lenient decoder is several times faster than the strict one; it
+    // only differs on invalid UTF-8, which shows up as U+FFFD.
+    const text = lenientDecoder.decode(bytes);
+    if (text.includes("\uFFFD")) {
+      try {
+        fatalDecoder.decode(bytes);
+      } catch {
+        scanEvents(bytes); // throws with the offset of the first invalid byte
+      }
+    }
+    const fast = splitCanonical(text);
+    const slow = fast === undefined ? slowSplit(bytes) : undefined;
+    const charBounds = fast?.bounds ?? slow!.bounds;
+    const count = charBounds.length / 2;
+    const entries: Entry[] = new Array(count);
+    const gaps: string[] = new Array(count + 1);
     let previousEnd = 0;
-    const parsed = entries.map((scanned) => {
-      gaps.push(bytes.subarray(previousEnd, scanned.start));
-      previousEnd = scanned.end;
-      return new Entry(bytes.subarray(scanned.start, scanned.end), scanned);
-    });
-    gaps.push(bytes.subarray(previousEnd));
-    return new ConversationStream(parsed, {
+    for (let index = 0; index < count; index++) {
+      const start = charBounds[2 * index]!;
+      const end = charBounds[2 * index + 1]!;
+      gaps[index] = start - previousEnd === SEPARATOR.length &&
+          text.startsWith(SEPARATOR, previousEnd)
+        ? SEPARATOR
+        : text.slice(previousEnd, start);
+      previousEnd = end;
+      const entryText = text.slice(start, end);
+      if (fast !== undefined) {
+        const data = fast.data[index]!;
+        entries[index] = new Entry(
+          entryText,
+          identityAt(data, text, start, index),
+          data,
+        );
+      } else {
+        entries[index] = new Entry(entryText, slow!.identities[index]!);
+      }
+    }
+    gaps[count] = text.slice(previousEnd);
+    return new ConversationStream(entries, {
       bytes,
       gaps,
-      entries: [...parsed],
+      entries: entries.slice(),
+      text,
+      charBounds,
     });
   }
 
@@ -106,34 +152,51 @@ export class ConversationStream {
    * @returns The file bytes, ending in one `\n`.
    */
   serialize(): Uint8Array {
+    return concat(this.serializeParts());
+  }
+
+  /**
+   * The bytes of {@linkcode ConversationStream.serialize} as consecutive
+   * pieces: unchanged stretches of the original file are views into it, so
+   * writing one summary into a large file copies nothing in memory.
+   *
+   * @returns The pieces, in order.
+   */
+  serializeParts(): Uint8Array[] {
     const source = this.#source;
-    const sameLayout = source !== undefined &&
-      this.#origins.length === source.gaps.length - 1 &&
-      this.#origins.every((origin, i) => origin === i);
-    if (
-      sameLayout &&
-      this.#entries.every((entry, i) => entry === source.entries[i])
-    ) {
-      return source.bytes;
-    }
+    // While no entry was inserted or removed, the file's own separators stay.
+    const sameLayout = source !== undefined && !this.#layoutChanged;
+    if (sameLayout) return this.#splice(source);
+    if (this.#entries.length === 0) return [encoder.encode("[]\n")];
+    return [
+      encoder.encode(
+        `[\n  ${this.#entries.map((entry) => entry.text).join(",\n  ")}\n]\n`,
+      ),
+    ];
+  }
+
+  /**
+   * The source bytes with only the changed entries replaced: unchanged
+   * entries and separators are copied as bytes, never re-encoded.
+   */
+  #splice(source: SourceLayout): Uint8Array[] {
+    // Pure ASCII (the usual case): text offsets are byte offsets.
+    source.byteBounds ??= source.text.length === source.bytes.length
+      ? source.charBounds
+      : byteOffsets(source.text, source.charBounds);
+    const bounds = source.byteBounds;
     const parts: Uint8Array[] = [];
-    if (sameLayout) {
-      this.#entries.forEach((entry, i) =>
-        parts.push(source.gaps[i]!, entry.bytes)
+    let copiedTo = 0;
+    this.#entries.forEach((entry, i) => {
+      if (entry === source.entries[i]) return;
+      parts.push(
+        source.bytes.subarray(copiedTo, bounds[2 * i]),
+        encoder.encode(entry.text),
       );
-      parts.push(source.gaps.at(-1)!);
-    } else if (this.#entries.length === 0) {
-      parts.push(encoder.encode("[]\n"));
-    } else {
-      const separator = encoder.encode(",\n  ");
-      parts.push(encoder.encode("[\n  "));
-      this.#entries.forEach((entry, i) => {
-        if (i > 0) parts.push(separator);
-        parts.push(entry.bytes);
-      });
-      parts.push(encoder.encode("\n]\n"));
-    }
-    return concat(parts);
+      copiedTo = bounds[2 * i + 1]!;
+    });
+    parts.push(source.bytes.subarray(copiedTo));
+    return parts;
   }
 
   /**
@@ -145,24 +208,68 @@ export class ConversationStream {
   turns(): Turn[] {
     if (this.#turns !== undefined) return this.#turns;
     const turns: Turn[] = [];
-    let events: Entry[] = [];
-    let indices: number[] = [];
+    const entries = this.#entries;
+    let from = -1;
+    let last = -1;
+    const tracker = new CompletenessTracker();
     const close = () => {
-      if (events.length > 0) {
-        turns.push(new Turn(turns.length, events, indices));
+      if (from >= 0) {
+        turns.push(
+          new Turn(turns.length, entries, from, last + 1, tracker.complete),
+        );
       }
-      events = [];
-      indices = [];
+      tracker.reset();
     };
-    this.#entries.forEach((entry, i) => {
-      if (!entry.isConversationEvent) return;
-      if (entry.type === "turn_start") close();
-      events.push(entry);
-      indices.push(i);
-    });
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (!entry.isConversationEvent) continue;
+      if (entry.type === "turn_start" || from < 0) {
+        close();
+        from = i;
+      }
+      tracker.see(entry);
+      last = i;
+    }
     close();
     this.#turns = turns;
     return turns;
+  }
+
+  /**
+   * The turns from the newest back, built one at a time: a caller that needs
+   * only the last few (catch-up of recent turns) never pays for the rest.
+   *
+   * @returns The turns, newest first, with the same indices as {@linkcode ConversationStream.turns}.
+   */
+  *turnsNewestFirst(): Generator<Turn> {
+    if (this.#turns !== undefined) {
+      for (let i = this.#turns.length - 1; i >= 0; i--) yield this.#turns[i]!;
+      return;
+    }
+    const entries = this.#entries;
+    let first = -1;
+    let count = 0;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (!entry.isConversationEvent) continue;
+      if (first < 0) first = i;
+      if (entry.type === "turn_start" || i === first) count++;
+    }
+    const tracker = new CompletenessTracker();
+    let index = count - 1;
+    let last = -1;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i]!;
+      if (!entry.isConversationEvent) continue;
+      if (last < 0) last = i;
+      if (entry.type !== "turn_start" && i !== first) continue;
+      tracker.reset();
+      for (let k = i; k <= last; k++) {
+        if (entries[k]!.isConversationEvent) tracker.see(entries[k]!);
+      }
+      yield new Turn(index--, entries, i, last + 1, tracker.complete);
+      last = -1;
+    }
   }
 
   /**
@@ -259,7 +366,7 @@ export class ConversationStream {
     const at = turn.entryIndices.at(-1)!;
     const removed = this.#entries[at]!;
     this.#entries.splice(at, 1);
-    this.#origins.splice(at, 1);
+    this.#layoutChanged = true;
     this.#turns = undefined;
     if (removed.type !== "turn_start" && turn.id !== undefined) {
       this.clearTurnSummary(turn.id);
@@ -306,18 +413,99 @@ export class ConversationStream {
   }
 
   #replace(at: number, entry: Entry): void {
+    // The turn structure stays: only entries of the same kind are replaced.
     this.#entries[at] = entry;
-    this.#turns = undefined;
   }
 
   #insert(at: number, entry: Entry): void {
     this.#entries.splice(at, 0, entry);
-    this.#origins.splice(at, 0, -1);
+    this.#layoutChanged = true;
     this.#turns = undefined;
   }
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
+/** The full tokenizer's split, for text that is not laid out as jp writes it. */
+function slowSplit(
+  bytes: Uint8Array,
+): { bounds: number[]; identities: EntryIdentity[] } {
+  const { entries } = scanEvents(bytes);
+  // Byte offsets become text offsets: count the code units of each span.
+  const bounds: number[] = [];
+  let bytePos = 0;
+  let charPos = 0;
+  const advance = (to: number) => {
+    charPos += utf16Length(bytes, bytePos, to);
+    bytePos = to;
+  };
+  for (const entry of entries) {
+    advance(entry.start);
+    bounds.push(charPos);
+    advance(entry.end);
+    bounds.push(charPos);
+  }
+  return { bounds, identities: entries };
+}
+
+/** Reads an entry's identity, reporting a problem at the entry's byte offset. */
+function identityAt(
+  data: Record<string, unknown>,
+  text: string,
+  start: number,
+  index: number,
+): EntryIdentity {
+  try {
+    return entryIdentity(data, UNKNOWN_OFFSET, index);
+  } catch (error) {
+    if (!(error instanceof EventsSyntaxError)) throw error;
+    throw new EventsSyntaxError(error.reason, byteOffset(text, start), index);
+  }
+}
+
+const UNKNOWN_OFFSET = () => -1;
+
+const NON_ASCII_RUN = /[^\x00-\x7f]+/g;
+
+/**
+ * Converts sorted text offsets to UTF-8 byte offsets with one regular
+ * expression pass: only the runs of non-ASCII characters (rare in jp files)
+ * are measured.
+ */
+function byteOffsets(text: string, charOffsets: readonly number[]): number[] {
+  const out: number[] = [];
+  let extra = 0;
+  let k = 0;
+  NON_ASCII_RUN.lastIndex = 0;
+  for (
+    let run = NON_ASCII_RUN.exec(text);
+    run !== null;
+    run = NON_ASCII_RUN.exec(text)
+  ) {
+    while (k < charOffsets.length && charOffsets[k]! <= run.index) {
+      out.push(charOffsets[k++]! + extra);
+    }
+    extra += encoder.encode(run[0]).length - run[0].length;
+  }
+  while (k < charOffsets.length) out.push(charOffsets[k++]! + extra);
+  return out;
+}
+
+/** UTF-16 code units of the UTF-8 bytes in `[from, to)`. */
+function utf16Length(bytes: Uint8Array, from: number, to: number): number {
+  let units = 0;
+  for (let i = from; i < to; i++) {
+    const b = bytes[i]!;
+    if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
+/** The byte offset of a text offset (for error messages). */
+function byteOffset(text: string, index: number): number {
+  return encoder.encode(text.slice(0, index)).length;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of parts) {

@@ -10,25 +10,57 @@ import { fallbackSummaryOf } from "./summary_text.ts";
 export class Turn {
   /** 0-based position of the turn in the stream. */
   readonly index: number;
-  /** The turn's conversation events, `turn_start` first when there is one. */
-  readonly events: readonly Entry[];
-  /** Index in the stream's entries of each event in {@linkcode Turn.events}. */
-  readonly entryIndices: readonly number[];
+  readonly #entries: readonly Entry[];
+  readonly #from: number;
+  readonly #to: number;
+  readonly #complete: boolean;
+  #entryIndices: number[] | undefined;
 
   /**
    * @param index The turn's position.
-   * @param events The turn's events, in stream order.
-   * @param entryIndices Where each event sits in the stream.
+   * @param entries The stream's entries.
+   * @param from The entry index of the turn's first event.
+   * @param to The entry index just past its last event (entries in between
+   *   that are not conversation events belong to no turn).
+   * @param complete Whether the turn is structurally complete (see {@linkcode Turn.isComplete}).
    */
-  constructor(index: number, events: Entry[], entryIndices: number[]) {
+  constructor(
+    index: number,
+    entries: readonly Entry[],
+    from: number,
+    to: number,
+    complete: boolean,
+  ) {
     this.index = index;
-    this.events = events;
-    this.entryIndices = entryIndices;
+    this.#entries = entries;
+    this.#from = from;
+    this.#to = to;
+    this.#complete = complete;
+  }
+
+  /**
+   * The turn's conversation events, `turn_start` first when there is one.
+   * Read from the stream each time, so a rewritten entry (a new summary or
+   * id) shows at once.
+   */
+  get events(): readonly Entry[] {
+    return this.entryIndices.map((i) => this.#entries[i]!);
+  }
+
+  /** Index in the stream's entries of each event in {@linkcode Turn.events}. */
+  get entryIndices(): readonly number[] {
+    if (this.#entryIndices === undefined) {
+      this.#entryIndices = [];
+      for (let i = this.#from; i < this.#to; i++) {
+        if (this.#entries[i]!.isConversationEvent) this.#entryIndices.push(i);
+      }
+    }
+    return this.#entryIndices;
   }
 
   /** The turn's leading `turn_start` entry, if it has one. */
   get start(): Entry | undefined {
-    const first = this.events[0];
+    const first = this.#entries[this.#from];
     return first?.type === "turn_start" ? first : undefined;
   }
 
@@ -64,20 +96,55 @@ export class Turn {
    * @returns `true` when a summary can describe the whole turn.
    */
   isComplete(): boolean {
-    let requests = 0;
-    let responded = false;
-    const open = new Set<string>();
-    for (const event of this.events) {
-      if (event.type === "chat_request") requests++;
-      else if (event.type === "chat_response") responded = true;
-      else if (event.type === "tool_call_request") {
-        open.add(String(event.data().id));
-        responded = false;
-      } else if (event.type === "tool_call_response") {
-        open.delete(String(event.data().id));
-        responded = false;
+    return this.#complete;
+  }
+}
+
+/**
+ * Tracks the completeness of one turn as its events go by (RFD 023), so the
+ * stream finds every turn's state in the same pass that finds the turns.
+ */
+export class CompletenessTracker {
+  #requests = 0;
+  #responded = false;
+  /** Calls still waiting for their result; a turn has few, so an array beats a Set. */
+  #open: Array<string | undefined> = [];
+
+  /**
+   * Takes the next event of the turn.
+   *
+   * @param event A conversation event.
+   */
+  see(event: Entry): void {
+    switch (event.type) {
+      case "chat_request":
+        this.#requests++;
+        break;
+      case "chat_response":
+        this.#responded = true;
+        break;
+      case "tool_call_request":
+        this.#open.push(event.callId);
+        this.#responded = false;
+        break;
+      case "tool_call_response": {
+        const at = this.#open.indexOf(event.callId);
+        if (at >= 0) this.#open.splice(at, 1);
+        this.#responded = false;
+        break;
       }
     }
-    return requests > 0 && responded && open.size === 0;
+  }
+
+  /** Whether the events seen make a complete turn. */
+  get complete(): boolean {
+    return this.#requests > 0 && this.#responded && this.#open.length === 0;
+  }
+
+  /** Starts over for the next turn. */
+  reset(): void {
+    this.#requests = 0;
+    this.#responded = false;
+    this.#open.length = 0;
   }
 }

@@ -267,13 +267,21 @@ function entryAt(
   stream: ConversationStream,
   offset: number,
 ): string {
-  // Entries of a parsed file are views into it, so their offsets are known.
+  // The parsed stream reproduces the file, so entry byte ranges follow from
+  // their texts and the gaps between them.
+  const text = new TextDecoder().decode(file);
+  let charPos = 0;
+  let bytePos = 0;
   const entries = stream.entries;
   for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    const start = entry.bytes.byteOffset - file.byteOffset;
+    const entryText = entries[i]!.text;
+    const at = text.indexOf(entryText, charPos);
+    const start = bytePos + encoder.encode(text.slice(charPos, at)).length;
+    const end = start + encoder.encode(entryText).length;
     if (offset < start) return ` (before entry ${i})`;
-    if (offset < start + entry.bytes.length) return ` (entry ${i})`;
+    if (offset < end) return ` (entry ${i})`;
+    charPos = at + entryText.length;
+    bytePos = end;
   }
   return " (after the last entry)";
 }

@@ -39,43 +39,90 @@ export function summaryCandidates(stream: ConversationStream): Turn[] {
 }
 
 /**
+ * The candidates among the given ids, newest first, found without building
+ * the turns before them.
+ *
+ * @param stream The stream.
+ * @param ids The candidates' `event_id`s.
+ * @returns The turns still present with those ids, newest first.
+ */
+export function* newestTurnsWithIds(
+  stream: ConversationStream,
+  ids: Iterable<string>,
+): Generator<Turn> {
+  const wanted = new Set(ids);
+  for (const turn of stream.turnsNewestFirst()) {
+    if (wanted.size === 0) return;
+    if (turn.id !== undefined && wanted.delete(turn.id)) yield turn;
+  }
+}
+
+/**
+ * Builds a turn's transcript, fingerprint and token estimate.
+ *
+ * @param turn A turn with an id.
+ * @returns The prepared turn.
+ */
+export async function prepareTurn(turn: Turn): Promise<PreparedTurn> {
+  const transcript = turnTranscript(turn, turn.id!);
+  return {
+    id: turn.id!,
+    index: turn.index,
+    transcript,
+    fingerprint: await fingerprint(transcript),
+    tokens: estimateTokens(transcript),
+  };
+}
+
+/**
  * Builds the transcripts and fingerprints of turns that already have ids.
  *
  * @param stream The stream.
  * @param ids The turns' `event_id`s.
- * @returns One prepared turn per id still present, in stream order.
+ * @returns One prepared turn per id still present, newest first.
  */
 export async function prepareTurns(
   stream: ConversationStream,
   ids: Iterable<string>,
 ): Promise<PreparedTurn[]> {
-  const wanted = new Set(ids);
-  const prepared: PreparedTurn[] = [];
-  for (const turn of stream.turns()) {
-    const id = turn.id;
-    if (id === undefined || !wanted.has(id)) continue;
-    const transcript = turnTranscript(turn, id);
-    prepared.push({
-      id,
-      index: turn.index,
-      transcript,
-      fingerprint: await fingerprint(transcript),
-      tokens: estimateTokens(transcript),
-    });
-  }
-  return prepared;
+  // The digests run concurrently; Web Crypto works off the main thread.
+  return await Promise.all(
+    [...newestTurnsWithIds(stream, ids)].map(prepareTurn),
+  );
 }
 
 /**
- * Gives every candidate turn an id (inserting the `turn_start` a legacy
- * stream lacks), so the turns can be found again when summaries come back.
- * The caller persists the stream before any model is called.
+ * The candidates, newest first, found without building the turns before the
+ * ones taken.
+ *
+ * @param stream The stream.
+ * @returns Complete turns without a summary, newest first.
+ */
+export function* newestCandidates(stream: ConversationStream): Generator<Turn> {
+  for (const turn of stream.turnsNewestFirst()) {
+    if (turn.isComplete() && turn.summary === undefined) yield turn;
+  }
+}
+
+/**
+ * Gives candidate turns an id (inserting the `turn_start` a legacy stream
+ * lacks), so the turns can be found again when summaries come back. Only the
+ * newest `limit` candidates are touched: a request never takes more than a
+ * batch, and every other `turn_start` keeps its bytes. The caller persists
+ * the stream before any model is called.
  *
  * @param stream The stream (changed in place).
- * @returns The candidates' ids, oldest first.
+ * @param limit The most candidates to take, newest first (default: all).
+ * @returns The candidates' ids, newest first.
  */
-export function assignCandidateIds(stream: ConversationStream): string[] {
-  return summaryCandidates(stream).map((turn) =>
-    stream.ensureTurnId(turn.index)!
-  );
+export function assignCandidateIds(
+  stream: ConversationStream,
+  limit: number = Infinity,
+): string[] {
+  const indices: number[] = [];
+  for (const turn of newestCandidates(stream)) {
+    if (indices.length >= limit) break;
+    indices.push(turn.index);
+  }
+  return indices.map((index) => stream.ensureTurnId(index)!);
 }

@@ -7,7 +7,10 @@
  * @module
  */
 
+import type { Turn } from "../conversation/turn.ts";
 import type { PreparedTurn } from "./candidates.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { turnTranscript } from "./transcript.ts";
 
 /**
  * Tokens reserved for the instructions around the transcripts (the system
@@ -66,44 +69,54 @@ export function requestBudget(
   );
 }
 
-/** The result of packing. */
-export interface Packing {
-  /** The batch for the next request, newest turn first. */
+/** The result of {@linkcode packNewest}. */
+export interface NewestPacking {
+  /** The batch for the next request, newest turn first, with fingerprints. */
   batch: PreparedTurn[];
-  /** Turns left for a later request. */
-  rest: PreparedTurn[];
   /** Turns that can never fit (their transcript alone exceeds the budget). */
-  oversized: PreparedTurn[];
+  oversized: Array<{ id: string; index: number; tokens: number }>;
 }
 
 /**
- * Packs turns for one request.
+ * Packs one request from candidates given newest first, preparing each turn
+ * only when it is reached: turns after the batch are never looked at,
+ * transcripts of turns that do not go into this request are never built, and
+ * only the packed turns are fingerprinted. Oversized turns are skipped;
+ * packing stops at `batchSize` turns or at the first turn that would pass the
+ * budget. Candidates not packed and not oversized are left for a later request.
  *
- * @param turns Candidate turns (any order).
+ * @param turns Candidate turns with ids, newest first.
  * @param options The model's context window and the batch size.
- * @returns The batch, the rest, and the excluded oversized turns.
+ * @returns The batch and the oversized turns met on the way.
  */
-export function packTurns(
-  turns: PreparedTurn[],
+export async function packNewest(
+  turns: Iterable<Turn>,
   options: { contextWindow: number; batchSize: number },
-): Packing {
+): Promise<NewestPacking> {
   const budget = requestBudget(options.contextWindow, options.batchSize);
-  const newestFirst = [...turns].sort((a, b) => b.index - a.index);
-  const oversized = newestFirst.filter((turn) => turn.tokens > budget);
-  const batch: PreparedTurn[] = [];
-  const rest: PreparedTurn[] = [];
+  const packed: Array<{ turn: Turn; transcript: string; tokens: number }> = [];
+  const oversized: NewestPacking["oversized"] = [];
   let used = 0;
-  let full = false;
-  for (const turn of newestFirst) {
-    if (turn.tokens > budget) continue;
-    // Packing stops at the first turn that does not fit: order is newest first, without gaps.
-    full ||= batch.length >= options.batchSize || used + turn.tokens > budget;
-    if (full) {
-      rest.push(turn);
-    } else {
-      batch.push(turn);
-      used += turn.tokens;
+  for (const turn of turns) {
+    if (packed.length >= options.batchSize) break;
+    const transcript = turnTranscript(turn, turn.id!);
+    const tokens = estimateTokens(transcript);
+    if (tokens > budget) {
+      oversized.push({ id: turn.id!, index: turn.index, tokens });
+      continue;
     }
+    if (used + tokens > budget) break;
+    packed.push({ turn, transcript, tokens });
+    used += tokens;
   }
-  return { batch, rest, oversized };
+  const batch = await Promise.all(
+    packed.map(async ({ turn, transcript, tokens }) => ({
+      id: turn.id!,
+      index: turn.index,
+      transcript,
+      fingerprint: await fingerprint(transcript),
+      tokens,
+    })),
+  );
+  return { batch, oversized };
 }

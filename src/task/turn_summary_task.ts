@@ -8,8 +8,12 @@
  */
 
 import type { ConversationStream } from "../conversation/stream.ts";
-import { type PreparedTurn, prepareTurns } from "../summary/candidates.ts";
-import { packTurns } from "../summary/packing.ts";
+import {
+  newestTurnsWithIds,
+  type PreparedTurn,
+  prepareTurns,
+} from "../summary/candidates.ts";
+import { packNewest } from "../summary/packing.ts";
 import type { Summarizer } from "../summary/summarizer.ts";
 import {
   type ConversationRef,
@@ -90,8 +94,8 @@ export class TurnSummaryTask implements BackgroundTask {
   readonly skipped: SkippedTurn[] = [];
   /** The batch sent to the model (empty until run packs it). */
   batch: PreparedTurn[] = [];
-  /** Candidates left for a later request. */
-  rest: PreparedTurn[] = [];
+  /** Ids of candidates left for a later request. */
+  rest: string[] = [];
   readonly #options: TurnSummaryTaskOptions;
   #results = new Map<string, string>();
 
@@ -111,20 +115,32 @@ export class TurnSummaryTask implements BackgroundTask {
    */
   async run(signal: AbortSignal): Promise<void> {
     const { snapshot, candidateIds, batchSize, log } = this.#options;
-    const prepared = await prepareTurns(snapshot, candidateIds);
     let model: SummaryModel;
     try {
       model = await this.#options.resolveModel(signal);
     } catch (error) {
-      this.#skip(prepared, "model_error", error);
+      this.#skip(
+        [...newestTurnsWithIds(snapshot, candidateIds)].map((turn) => ({
+          id: turn.id!,
+          index: turn.index,
+        })),
+        "model_error",
+        error,
+      );
       throw error;
     }
-    const packing = packTurns(prepared, {
-      contextWindow: model.contextWindow,
-      batchSize,
-    });
+    const packing = await packNewest(
+      newestTurnsWithIds(snapshot, candidateIds),
+      {
+        contextWindow: model.contextWindow,
+        batchSize,
+      },
+    );
     this.batch = packing.batch;
-    this.rest = packing.rest;
+    const taken = new Set(
+      [...packing.batch, ...packing.oversized].map((turn) => turn.id),
+    );
+    this.rest = candidateIds.filter((id) => !taken.has(id));
     for (const turn of packing.oversized) {
       this.skipped.push({
         id: turn.id,
@@ -208,7 +224,11 @@ export class TurnSummaryTask implements BackgroundTask {
     }
   }
 
-  #skip(turns: PreparedTurn[], reason: SkipReason, error?: unknown): void {
+  #skip(
+    turns: ReadonlyArray<{ id: string; index: number }>,
+    reason: SkipReason,
+    error?: unknown,
+  ): void {
     const detail = error === undefined
       ? undefined
       : error instanceof Error

@@ -8,17 +8,19 @@
  */
 
 /**
- * Writes `bytes` to `path` atomically unless the file already holds them.
+ * Writes content to `path` atomically unless the file already holds it.
  *
  * @param path The target file.
- * @param bytes The new content.
+ * @param content The new content, whole or as pieces written one after
+ *   another (so unchanged parts of a large file need not be copied first).
  * @returns `true` when the file was written, `false` when it was unchanged.
  */
 export async function writeFileAtomic(
   path: string,
-  bytes: Uint8Array,
+  content: Uint8Array | readonly Uint8Array[],
 ): Promise<boolean> {
-  if (await hasBytes(path, bytes)) return false;
+  const pieces = content instanceof Uint8Array ? [content] : content;
+  if (await hasContent(path, pieces)) return false;
   const suffix = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
   // jp's start-up validation removes stray `*.tmp` files in conversation directories.
   const temporary = `${path}.${suffix}.tmp`;
@@ -29,9 +31,11 @@ export async function writeFileAtomic(
       mode: 0o644,
     });
     try {
-      let written = 0;
-      while (written < bytes.length) {
-        written += await file.write(bytes.subarray(written));
+      for (const piece of pieces) {
+        let written = 0;
+        while (written < piece.length) {
+          written += await file.write(piece.subarray(written));
+        }
       }
       await file.sync();
     } finally {
@@ -45,14 +49,41 @@ export async function writeFileAtomic(
   return true;
 }
 
-async function hasBytes(path: string, bytes: Uint8Array): Promise<boolean> {
+async function hasContent(
+  path: string,
+  pieces: readonly Uint8Array[],
+): Promise<boolean> {
   try {
     const stat = await Deno.stat(path);
-    if (stat.size !== bytes.length) return false;
+    if (stat.size !== pieces.reduce((sum, piece) => sum + piece.length, 0)) {
+      return false;
+    }
     const current = await Deno.readFile(path);
-    return current.every((byte, i) => byte === bytes[i]);
+    let offset = 0;
+    for (const piece of pieces) {
+      if (!sameBytes(current.subarray(offset, offset + piece.length), piece)) {
+        return false;
+      }
+      offset += piece.length;
+    }
+    return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
+}
+
+/** Compares two byte arrays, four bytes at a time where they are aligned. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = Math.floor(a.length / 4);
+    const wa = new Int32Array(a.buffer, a.byteOffset, words);
+    const wb = new Int32Array(b.buffer, b.byteOffset, words);
+    for (; i < words; i++) if (wa[i] !== wb[i]) return false;
+    i = words * 4;
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -73,13 +73,14 @@ Deno.test("TurnSummaryTask summarizes candidates and writes only turn_start entr
   await t.sync();
   assert.deepEqual(
     t.summarized.map((turn) => turn.summary),
-    candidateIds.slice().reverse().map((id) => `Summarize turn ${id}`),
+    candidateIds.map((id) => `Summarize turn ${id}`),
+    "candidates come newest first",
   );
   const after = await events();
   assert.deepEqual(nonTurnStarts(after), nonTurnStarts(before));
   assert.deepEqual(
     ConversationStream.parse(after).turns().map((turn) => turn.summary),
-    candidateIds.map((id) => `Summarize turn ${id}`),
+    candidateIds.slice().reverse().map((id) => `Summarize turn ${id}`),
   );
 });
 

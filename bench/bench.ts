@@ -1,0 +1,560 @@
+/**
+ * jpt's benchmarks: `deno task bench` prints a table and writes
+ * `bench/RESULTS.md`. Every figure that matters is a ratio or a difference
+ * measured side by side in this one run, as a median over repeated runs;
+ * absolute times are shown for context only. See bench/README.md.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { ConversationStream } from "../src/conversation/stream.ts";
+import { newestCandidates, prepareTurns } from "../src/summary/candidates.ts";
+import { packNewest } from "../src/summary/packing.ts";
+import {
+  createSummarizer,
+  resolveSummaryModel,
+} from "../src/summary/summary_model.ts";
+import { writeFileAtomic } from "../src/workspace/atomic_write.ts";
+import {
+  chatCompletion,
+  FakeLlm,
+  type RecordedRequest,
+  summaryResponder,
+} from "../tests/support/fake_llm.ts";
+import { generateConversation } from "./generate.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const MAIN = join(ROOT, "main.ts");
+const decoder = new TextDecoder();
+
+/** Median of numbers. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? sorted[middle]!
+    : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Collects garbage before a timed run (with `--v8-flags=--expose-gc`), so one run's garbage does not land in the next. */
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+/** Median milliseconds of `fn` over `runs` runs, after one warm-up run. */
+async function time(runs: number, fn: () => unknown): Promise<number> {
+  await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    collect();
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+/** Like {@linkcode time}, with an untimed `setup` before each run whose result `fn` gets. */
+async function timeWith<T>(
+  runs: number,
+  setup: () => T | Promise<T>,
+  fn: (value: T) => unknown,
+): Promise<number> {
+  await fn(await setup());
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const value = await setup();
+    collect();
+    const start = performance.now();
+    await fn(value);
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+async function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; entry?: string } = {},
+) {
+  const started = performance.now();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", options.entry ?? MAIN, ...args],
+    cwd: options.cwd ?? ROOT,
+    env: { NO_COLOR: "1", ...options.env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const exitedAt = performance.now();
+  if (!output.success) {
+    throw new Error(
+      `jpt ${args.join(" ")} failed: ${decoder.decode(output.stderr)}`,
+    );
+  }
+  return { started, exitedAt, wall: exitedAt - started };
+}
+
+const fmt = (ms: number) => ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
+const ratio = (a: number, b: number) => (a / b).toFixed(2);
+
+// ---------------------------------------------------------------- scale
+interface ScaleRow {
+  turns: number;
+  mb: number;
+  jsonParse: number;
+  load: number;
+  scan: number;
+  writeOne: number;
+  copy: number;
+  durableCopy: number;
+  writeMemory: number;
+  copyMemory: number;
+  turnsCli: number;
+  checkCli: number;
+}
+
+async function scale(sizes: number[]): Promise<ScaleRow[]> {
+  const rows: ScaleRow[] = [];
+  const dir = await Deno.makeTempDir({ prefix: "jpt-bench-", dir: ROOT });
+  const memory = await Deno.makeTempDir({
+    prefix: "jpt-bench-",
+    dir: "/dev/shm",
+  }).catch(() => undefined);
+  try {
+    for (const turns of sizes) {
+      const runs = turns >= 10000 ? 3 : turns >= 1000 ? 7 : 15;
+      const bytes = generateConversation(turns);
+      const conversation = join(dir, `${turns}`);
+      await Deno.mkdir(conversation, { recursive: true });
+      const events = join(conversation, "events.json");
+      await Deno.writeFile(events, bytes);
+      await Deno.writeTextFile(
+        join(conversation, "metadata.json"),
+        '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+      );
+      await Deno.writeTextFile(join(conversation, "base_config.json"), "{}\n");
+      const jsonParse = await time(
+        runs,
+        () => JSON.parse(decoder.decode(bytes)),
+      );
+      const load = await time(runs, () => ConversationStream.parse(bytes));
+      // Each run gets a freshly loaded stream, so nothing is cached from the previous run.
+      const fresh = () => ConversationStream.parse(bytes);
+      // What the summary task does: candidates newest first, packed into one
+      // batch of 5 with transcripts, token estimates and fingerprints.
+      const scan = await timeWith(runs, fresh, async (stream) => {
+        await packNewest(newestCandidates(stream), {
+          contextWindow: 8192,
+          batchSize: 5,
+        });
+      });
+      const lastId = fresh().turns().at(-1)!.id!;
+      let n = 0;
+      // Writing one summary into the file as it was (restored untimed before each run),
+      // on disk (with the fsync an atomic write needs) and in memory (tmpfs).
+      const writeIn = (folder: string) => {
+        const target = join(folder, `${turns}-write.json`);
+        const original = async () => {
+          await Deno.writeFile(target, bytes);
+          return fresh();
+        };
+        return timeWith(runs, original, async (stream) => {
+          stream.setTurnSummary(lastId, `Summary number ${n++}`);
+          await writeFileAtomic(target, stream.serializeParts());
+        });
+      };
+      const copyIn = (folder: string, durable: boolean) =>
+        time(runs, async () => {
+          const target = join(folder, `${turns}-copy.json`);
+          await Deno.copyFile(events, target);
+          if (durable) {
+            const file = await Deno.open(target, { write: true });
+            await file.sync();
+            file.close();
+          }
+        });
+      const writeOne = await writeIn(dir);
+      const copy = await copyIn(dir, false);
+      const durableCopy = await copyIn(dir, true);
+      const writeMemory = memory === undefined ? NaN : await writeIn(memory);
+      const copyMemory = memory === undefined
+        ? NaN
+        : await copyIn(memory, false);
+      const cliRuns = turns >= 10000 ? 2 : 3;
+      const turnsCli = median(
+        await Promise.all([...Array(cliRuns)].map(() => 0)).then(async () => {
+          const samples: number[] = [];
+          for (let i = 0; i < cliRuns; i++) {
+            samples.push((await runCli(["turns", conversation])).wall);
+          }
+          return samples;
+        }),
+      );
+      const checkSamples: number[] = [];
+      for (let i = 0; i < cliRuns; i++) {
+        checkSamples.push((await runCli(["check", conversation])).wall);
+      }
+      rows.push({
+        turns,
+        mb: bytes.length / 1e6,
+        jsonParse,
+        load,
+        scan,
+        writeOne,
+        copy,
+        durableCopy,
+        writeMemory,
+        copyMemory,
+        turnsCli,
+        checkCli: median(checkSamples),
+      });
+      console.error(`scale: ${turns} turns done`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    if (memory !== undefined) await Deno.remove(memory, { recursive: true });
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------- overlap
+interface OverlapRow {
+  summaryMs: number;
+  wallOn: number;
+  wallOff: number;
+  deadOn: number;
+  deadOff: number;
+  deadBaseline: number;
+}
+
+const TURN_PIECES = 20;
+const TURN_PIECE_MS = 100; // T = 2 s streamed
+
+async function overlap(
+  summaryDelays: number[],
+  runs: number,
+): Promise<OverlapRow[]> {
+  const rows: OverlapRow[] = [];
+  for (const delay of summaryDelays) {
+    const isSummary = (request: RecordedRequest) =>
+      ((request.body?.messages as Array<{ content: string }> | undefined)?.[0]
+        ?.content ?? "").startsWith("You label");
+    await using server = FakeLlm.start((request) => {
+      if (!request.path.endsWith("/chat/completions")) return { status: 404 };
+      if (request.body?.stream) {
+        return {
+          stream: {
+            pieces: Array(TURN_PIECES).fill("word "),
+            pieceDelayMs: TURN_PIECE_MS,
+          },
+        };
+      }
+      return { ...(summaryResponder()(request) as object), delayMs: delay };
+    });
+    const samples = {
+      wallOn: [] as number[],
+      wallOff: [] as number[],
+      deadOn: [] as number[],
+      deadOff: [] as number[],
+      deadBaseline: [] as number[],
+    };
+    for (let i = 0; i < runs; i++) {
+      for (const auto of [true, false]) {
+        const ws = await Deno.makeTempDir({ prefix: "jpt-bench-overlap-" });
+        await Deno.mkdir(join(ws, ".jp", "conversations"), { recursive: true });
+        await Deno.writeTextFile(
+          join(ws, ".jp", "config.toml"),
+          `[assistant.model]\nid = "ollama/tiny"\ncontext_window = 8192\n[providers.llm.ollama]\nbase_url = "${server.url}"\n` +
+            `[conversation.turn_summary.generate]\nauto = ${auto}\n`,
+        );
+        const env = {
+          JP_USER_DATA_DIR: join(ws, "user"),
+          JP_GLOBAL_CONFIG_DIR: join(ws, "global"),
+        };
+        server.respond((request) => {
+          if (!request.path.endsWith("/chat/completions")) {
+            return { status: 404 };
+          }
+          if (request.body?.stream) {
+            return { stream: { pieces: ["first answer"] } };
+          }
+          return { json: chatCompletion("{}") };
+        });
+        await runCli(["query", "--no-title", "first question"], {
+          cwd: ws,
+          env,
+        });
+        server.respond((request) => {
+          if (!request.path.endsWith("/chat/completions")) {
+            return { status: 404 };
+          }
+          if (request.body?.stream) {
+            return {
+              stream: {
+                pieces: Array(TURN_PIECES).fill("word "),
+                pieceDelayMs: TURN_PIECE_MS,
+              },
+            };
+          }
+          return { ...(summaryResponder()(request) as object), delayMs: delay };
+        });
+        const before = server.requests.length;
+        const run = await runCli(["query", "second question"], {
+          cwd: ws,
+          env,
+        });
+        const chat = server.requests.slice(before).find((request) =>
+          request.body?.stream === true
+        )!;
+        const dead = run.exitedAt - chat.answeredAt!;
+        (auto ? samples.wallOn : samples.wallOff).push(run.wall);
+        (auto ? samples.deadOn : samples.deadOff).push(dead);
+        if (!auto) {
+          // The rejected alternative: the summary requested after the reply, before exit.
+          const config = {
+            assistant: { model: { id: "ollama/tiny", context_window: 8192 } },
+            providers: { llm: { ollama: { base_url: server.url } } },
+          };
+          const resolved = await resolveSummaryModel(config, () => undefined, {
+            offline: true,
+          });
+          const stream = ConversationStream.parse(
+            await Deno.readFile(
+              join(
+                ws,
+                ".jp",
+                "conversations",
+                (await Array.fromAsync(
+                  Deno.readDir(join(ws, ".jp", "conversations")),
+                ))[0]!.name,
+                "events.json",
+              ),
+            ),
+          );
+          const prepared = await prepareTurns(stream, [stream.turns()[0]!.id!]);
+          const start = performance.now();
+          await createSummarizer(resolved, () => undefined).summarize(
+            prepared,
+            new AbortController().signal,
+          );
+          samples.deadBaseline.push(dead + (performance.now() - start));
+        } else if (!server.requests.slice(before).some(isSummary)) {
+          throw new Error("no summary request was made with auto = true");
+        }
+        await Deno.remove(ws, { recursive: true });
+      }
+    }
+    rows.push({
+      summaryMs: delay,
+      wallOn: median(samples.wallOn),
+      wallOff: median(samples.wallOff),
+      deadOn: median(samples.deadOn),
+      deadOff: median(samples.deadOff),
+      deadBaseline: median(samples.deadBaseline),
+    });
+    console.error(`overlap: S = ${delay} ms done`);
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------- start-up
+interface StartupRow {
+  name: string;
+  source: number;
+  bundle: number;
+}
+
+async function startup(runs: number): Promise<StartupRow[]> {
+  const dir = await Deno.makeTempDir({ prefix: "jpt-bench-startup-" });
+  try {
+    const bundle = join(dir, "jpt.js");
+    const built = await new Deno.Command(Deno.execPath(), {
+      args: ["bundle", "--platform=deno", "-o", bundle, MAIN],
+      cwd: ROOT,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    if (!built.success) throw new Error("deno bundle failed");
+    const hello = join(dir, "hello.ts");
+    await Deno.writeTextFile(hello, 'console.log("hello");\n');
+    const workspace = join(ROOT, "testdata", "workspace");
+    const measure = async (args: string[], entry?: string) => {
+      const samples: number[] = [];
+      await runCli(args, entry === undefined ? {} : { entry });
+      for (let i = 0; i < runs; i++) {
+        samples.push(
+          (await runCli(args, entry === undefined ? {} : { entry })).wall,
+        );
+      }
+      return median(samples);
+    };
+    const helloMs = median(
+      await (async () => {
+        const samples: number[] = [];
+        for (let i = 0; i <= runs; i++) {
+          const started = performance.now();
+          await new Deno.Command(Deno.execPath(), {
+            args: ["run", "--quiet", hello],
+            stdout: "null",
+          }).output();
+          if (i > 0) samples.push(performance.now() - started);
+        }
+        return samples;
+      })(),
+    );
+    return [
+      { name: "hello world (deno run)", source: helloMs, bundle: helloMs },
+      {
+        name: "jpt --version",
+        source: await measure(["--version"]),
+        bundle: await measure(["--version"], bundle),
+      },
+      {
+        name: "jpt turns (3 turns)",
+        source: await measure(["turns", "-w", workspace]),
+        bundle: await measure(["turns", "-w", workspace], bundle),
+      },
+    ];
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+// ---------------------------------------------------------------- report
+function report(
+  scaleRows: ScaleRow[],
+  overlapRows: OverlapRow[],
+  startupRows: StartupRow[],
+  seconds: number,
+): string {
+  const lines: string[] = [];
+  const cpu = (() => {
+    try {
+      return Deno.readTextFileSync("/proc/cpuinfo").match(
+        /model name\s*:\s*(.*)/,
+      )?.[1] ?? "unknown CPU";
+    } catch {
+      return "unknown CPU";
+    }
+  })();
+  lines.push("# jpt benchmark results", "");
+  lines.push(
+    `Machine: ${cpu}, ${navigator.hardwareConcurrency} cores, ${Deno.build.os}/${Deno.build.arch}. Deno ${Deno.version.deno} (V8 ${Deno.version.v8}).`,
+  );
+  lines.push(
+    `Run on ${
+      new Date().toISOString().slice(0, 10)
+    } with \`deno task bench\` in ${
+      seconds.toFixed(0)
+    } s. Figures are medians; ratios are measured side by side in this run.`,
+    "",
+  );
+  lines.push("## Overlap: is the summary hidden behind the turn?", "");
+  lines.push(
+    `The turn streams for T = ${
+      (TURN_PIECES * TURN_PIECE_MS / 1000).toFixed(1)
+    } s from a loopback server; the summary request takes S. Dead time = process exit minus the end of the reply.`,
+    "",
+  );
+  lines.push(
+    "| S (ms) | wall, summaries on (ms) | wall, auto = false (ms) | wall difference | dead time on (ms) | dead time off (ms) | on − off (ms) | dead time, synchronous post-turn baseline (ms) |",
+  );
+  lines.push("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const row of overlapRows) {
+    const diff = ((row.wallOn - row.wallOff) / row.wallOff * 100).toFixed(1);
+    lines.push(
+      `| ${row.summaryMs} | ${fmt(row.wallOn)} | ${
+        fmt(row.wallOff)
+      } | ${diff} % | ${fmt(row.deadOn)} | ${fmt(row.deadOff)} | ${
+        fmt(row.deadOn - row.deadOff)
+      } | ${fmt(row.deadBaseline)} |`,
+    );
+  }
+  lines.push(
+    "",
+    "## Scale: large conversations against the cost of reading the file",
+    "",
+  );
+  lines.push(
+    "| turns | MB | JSON.parse (ms) | load (ms) | load / JSON.parse | scan + transcripts + fingerprints, one batch (ms) | scan / load | `jpt turns` (ms/MB) | `jpt check` (ms/MB) |",
+  );
+  lines.push(
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
+  for (const row of scaleRows) {
+    lines.push(
+      `| ${row.turns} | ${row.mb.toFixed(1)} | ${fmt(row.jsonParse)} | ${
+        fmt(row.load)
+      } | ${ratio(row.load, row.jsonParse)} | ${fmt(row.scan)} | ${
+        (row.scan / row.load * 100).toFixed(1)
+      } % | ${fmt(row.turnsCli / row.mb)} | ${fmt(row.checkCli / row.mb)} |`,
+    );
+  }
+  lines.push(
+    "",
+    "`jpt turns` and `jpt check` include process start-up; their per-MB cost is meaningful on the large files.",
+    "",
+  );
+  lines.push(
+    "Writing one summary (set it, serialize, atomic write: temporary file, fsync, rename) against copying the file:",
+    "",
+  );
+  lines.push(
+    "| turns | write, disk (ms) | copy, disk (ms) | copy + fsync, disk (ms) | write / copy | write / (copy + fsync) | write, tmpfs (ms) | copy, tmpfs (ms) | write / copy, tmpfs |",
+  );
+  lines.push(
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
+  for (const row of scaleRows) {
+    lines.push(
+      `| ${row.turns} | ${fmt(row.writeOne)} | ${fmt(row.copy)} | ${
+        fmt(row.durableCopy)
+      } | ${ratio(row.writeOne, row.copy)} | ${
+        ratio(row.writeOne, row.durableCopy)
+      } | ${fmt(row.writeMemory)} | ${fmt(row.copyMemory)} | ${
+        ratio(row.writeMemory, row.copyMemory)
+      } |`,
+    );
+  }
+  lines.push("");
+  lines.push("## Start-up", "");
+  lines.push(
+    "| command | from source (ms) | bundled file (ms) | source / hello world |",
+    "| --- | ---: | ---: | ---: |",
+  );
+  const hello = startupRows[0]!.source;
+  for (const row of startupRows) {
+    lines.push(
+      `| ${row.name} | ${fmt(row.source)} | ${fmt(row.bundle)} | ${
+        ratio(row.source, hello)
+      } |`,
+    );
+  }
+  lines.push(
+    "",
+    "## Reproduce",
+    "",
+    "```sh",
+    "deno task bench            # or: npx -y deno@2.9.6 task bench",
+    "```",
+    "",
+  );
+  return lines.join("\n");
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  const quick = Deno.args.includes("--quick");
+  const overlapRows = await overlap(
+    quick ? [500] : [500, 1500, 3000],
+    quick ? 1 : 3,
+  );
+  const scaleRows = await scale(quick ? [100, 1000] : [100, 1000, 10000]);
+  const startupRows = await startup(quick ? 2 : 5);
+  const text = report(
+    scaleRows,
+    overlapRows,
+    startupRows,
+    (performance.now() - started) / 1000,
+  );
+  console.log(text);
+  if (!quick) await Deno.writeTextFile(join(ROOT, "bench", "RESULTS.md"), text);
+}
