@@ -5,7 +5,10 @@
  * @module
  */
 
-import { stripControlCharacters } from "../conversation/control_chars.ts";
+import {
+  singleLine,
+  stripControlCharacters,
+} from "../conversation/control_chars.ts";
 
 /** Where a command writes; tests replace it. */
 export interface Io {
@@ -55,12 +58,7 @@ function writeAll(stream: typeof Deno.stdout, bytes: Uint8Array): void {
  * @param text Untrusted text (model output, file content).
  * @returns Printable single-line text.
  */
-export function sanitizeLine(text: string): string {
-  return stripControlCharacters(text).replace(
-    /[\t\n\r\u2028\u2029\u0085]+/g,
-    " ",
-  );
-}
+export const sanitizeLine: (text: string) => string = singleLine;
 
 /**
  * Makes untrusted multi-line text safe to print: escape sequences and control

@@ -22,6 +22,7 @@ import { ConfigValueError } from "../config/schema.ts";
 import { MissingApiKeyError } from "../llm/client.ts";
 import { EndpointError } from "../llm/endpoint.ts";
 import { UnknownProviderError } from "../llm/providers.ts";
+import { EditorError } from "../edit/run_editor.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
@@ -63,6 +64,7 @@ const EXPECTED_ERRORS = [
   ConversationFileError,
   LockHeldError,
   ConfigFileError,
+  EditorError,
   EnvConfigError,
   ModelIdError,
   EndpointError,
@@ -183,18 +185,30 @@ function buildProgram(
       "jp-c<id>, <id>, or a conversation directory (default: most recently activated)",
     )
     .addOption(jsonOption())
+    .option(
+      "--stale",
+      "mark summaries whose turn changed since jpt wrote them ([stale]; [unverified] when unknown)",
+    )
     .addHelpText(
       "after",
       "\nEach line is `# Turn N (<event_id>): <summary>`, numbered from 1. A turn without a\n" +
         "stored summary shows its first request line, marked [fallback]. --json gives\n" +
         '[{"index", "event_id", "summary", "fallback"}] with 0-based indices.\n',
     )
-    .action(async (target: string | undefined, opts: { json?: boolean }) => {
-      const { turnsCommand } = await import("./turns.ts");
-      setExitCode(
-        await turnsCommand(context(), target, { json: opts.json === true }),
-      );
-    });
+    .action(
+      async (
+        target: string | undefined,
+        opts: { json?: boolean; stale?: boolean },
+      ) => {
+        const { turnsCommand } = await import("./turns.ts");
+        setExitCode(
+          await turnsCommand(context(), target, {
+            json: opts.json === true,
+            stale: opts.stale === true,
+          }),
+        );
+      },
+    );
 
   program.command("check")
     .description(
@@ -268,6 +282,52 @@ function buildProgram(
         }),
       );
     });
+
+  program.command("edit")
+    .description(
+      "edit a conversation in your editor: a rebase-style plan (-i) or raw events.json (--events)",
+    )
+    .argument(
+      "[conversation]",
+      "jp-c<id>, <id>, or a conversation directory (default: most recently activated)",
+    )
+    .option(
+      "-i, --interactive",
+      "edit the turn plan: reword summaries, drop turns or events, edit event files",
+    )
+    .option(
+      "--events",
+      "edit the raw events.json (validated before it is written)",
+    )
+    .option(
+      "--timeout <seconds>",
+      "longest wait for the summary of the last turn (-i)",
+      parseSeconds,
+      30,
+    )
+    .addHelpText(
+      "after",
+      "\nThe editor is $JP_EDITOR, else $VISUAL, else $EDITOR. The conversation stays locked while you edit.\n\n" +
+        "With -i, turns whose content you change lose their summary (catch-up writes a new one) and an\n" +
+        'empty plan aborts. With --events, after changing a turn\'s content, remove the "summary" key of\n' +
+        "its turn_start entry yourself, so catch-up regenerates it; a file that does not validate can be\n" +
+        "reopened or the edit aborted, leaving the conversation untouched.\n",
+    )
+    .action(
+      async (
+        target: string | undefined,
+        opts: { interactive?: boolean; events?: boolean; timeout: number },
+      ) => {
+        const { editCommand } = await import("./edit.ts");
+        setExitCode(
+          await editCommand(context(), target, {
+            interactive: opts.interactive === true,
+            events: opts.events === true,
+            timeoutMs: opts.timeout * 1000,
+          }),
+        );
+      },
+    );
 
   program.command("summarize")
     .description(

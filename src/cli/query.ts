@@ -36,6 +36,7 @@ import {
   resolveConversation,
   saveConversation,
 } from "../workspace/conversation_files.ts";
+import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import { ConversationLock } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import {
@@ -317,6 +318,11 @@ function spawnSummaryTask(
       workspace,
       ref: conversation.ref,
       log,
+      fingerprints: FingerprintCache.for(
+        context.env,
+        conversation.ref.id,
+        workspace.id,
+      ),
     }),
   );
 }

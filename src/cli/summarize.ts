@@ -23,6 +23,7 @@ import {
   resolveConversation,
   saveConversation,
 } from "../workspace/conversation_files.ts";
+import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import {
@@ -204,6 +205,7 @@ async function summarizeConversation(
           }),
         workspace,
         ref,
+        fingerprints: FingerprintCache.for(context.env, ref.id, workspace?.id),
         log: (line) =>
           context.verbose && context.io.err(`${sanitizeLine(line)}\n`),
       });

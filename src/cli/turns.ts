@@ -1,4 +1,7 @@
 import type { Turn } from "../conversation/turn.ts";
+import { fingerprint } from "../summary/fingerprint.ts";
+import { turnTranscript } from "../summary/transcript.ts";
+import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import {
   loadConversation,
   resolveConversation,
@@ -16,6 +19,8 @@ import { formatJson, sanitizeLine } from "./output.ts";
 export interface TurnsOptions {
   /** Print JSON instead of the list. */
   json: boolean;
+  /** Mark summaries whose turn changed since they were written. */
+  stale: boolean;
 }
 
 /** One turn in `jpt turns --json`. */
@@ -28,6 +33,12 @@ export interface TurnRow {
   summary: string | null;
   /** The mechanical fallback, or `null` when the turn has no request text. */
   fallback: string | null;
+  /**
+   * With `--stale`: whether the summary no longer matches the turn (`true`),
+   * still matches (`false`), or cannot be told (`null`: no summary, or no
+   * fingerprint recorded when it was written).
+   */
+  stale?: boolean | null;
 }
 
 /**
@@ -45,15 +56,34 @@ export async function turnsCommand(
   conversation: string | undefined,
   options: TurnsOptions,
 ): Promise<number> {
+  const workspace = conversation === undefined
+    ? await currentWorkspace(context)
+    : await optionalWorkspace(context);
   const ref = conversation === undefined
-    ? await mostRecentConversation(await currentWorkspace(context))
-    : await resolveConversation(await optionalWorkspace(context), conversation);
+    ? await mostRecentConversation(workspace!)
+    : await resolveConversation(workspace, conversation);
   if (ref === undefined) {
     context.io.err("No conversations in this workspace\n");
     return ExitCode.failure;
   }
   const { stream } = await loadConversation(ref);
   const rows = stream.turns().map(turnRow);
+  if (options.stale) {
+    const recorded = await FingerprintCache.for(
+      context.env,
+      ref.id,
+      workspace?.id,
+    ).read();
+    for (const [i, turn] of stream.turns().entries()) {
+      const id = turn.id;
+      const known = id === undefined || turn.summary === undefined
+        ? undefined
+        : recorded.get(id);
+      rows[i]!.stale = known === undefined
+        ? null
+        : known !== await fingerprint(turnTranscript(turn, id!));
+    }
+  }
   context.io.out(
     options.json ? formatJson(rows) : rows.map(formatTurnLine).join(""),
   );
@@ -83,5 +113,10 @@ export function formatTurnLine(row: TurnRow): string {
     : row.fallback !== null
     ? `[fallback] ${sanitizeLine(row.fallback)}`
     : "[no summary]";
-  return `# Turn ${row.index + 1}${id}: ${label}\n`;
+  const mark = row.stale === true
+    ? " [stale]"
+    : row.stale === null && row.summary !== null
+    ? " [unverified]"
+    : "";
+  return `# Turn ${row.index + 1}${id}: ${label}${mark}\n`;
 }

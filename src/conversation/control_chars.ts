@@ -32,3 +32,17 @@ const CONTROL =
 export function stripControlCharacters(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "");
 }
+
+/**
+ * Makes untrusted text one printable line: escape sequences and control
+ * characters removed, line breaks and tabs turned into spaces.
+ *
+ * @param text Untrusted text.
+ * @returns One line of text.
+ */
+export function singleLine(text: string): string {
+  return stripControlCharacters(text).replace(
+    /[\t\n\r\u2028\u2029\u0085]+/g,
+    " ",
+  );
+}

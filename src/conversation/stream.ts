@@ -131,6 +131,22 @@ export class ConversationStream {
   }
 
   /**
+   * A stream with other entries that keeps this stream's file as its source:
+   * entries that are the same objects as before keep their bytes, and while
+   * the number of entries is the same, the file's own separators stay.
+   *
+   * @param entries The new entries, in order (reuse the original objects for
+   *   entries that do not change).
+   * @returns The new stream.
+   */
+  withEntries(entries: readonly Entry[]): ConversationStream {
+    const stream = new ConversationStream([...entries], this.#source);
+    stream.#layoutChanged = this.#layoutChanged || this.#source === undefined ||
+      entries.length !== this.#source.entries.length;
+    return stream;
+  }
+
+  /**
    * Creates an empty stream (a new conversation).
    *
    * @returns A stream with no entries.
@@ -463,6 +479,7 @@ function identityAt(
 
 const UNKNOWN_OFFSET = () => -1;
 
+// deno-lint-ignore no-control-regex -- the class is "not ASCII"
 const NON_ASCII_RUN = /[^\x00-\x7f]+/g;
 
 /**

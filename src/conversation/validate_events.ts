@@ -19,6 +19,8 @@ export interface ValidationReport {
 export interface ValidateEventsOptions {
   /** `true` when the conversation has no `base_config.json` (G0-G2 layout). */
   legacyLayout: boolean;
+  /** Also require the form jp writes (default `true`; off for hand edits jp can read). */
+  canonical?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -52,7 +54,7 @@ export function validateEvents(
     throw error;
   }
   checkRoundTrip(bytes, stream, report);
-  checkCanonicalForm(bytes, stream, report);
+  if (options.canonical !== false) checkCanonicalForm(bytes, stream, report);
   checkEntries(stream, report);
   checkTurns(stream, report, options);
   return report;

@@ -21,6 +21,7 @@ import {
   lockConversation,
   saveConversation,
 } from "../workspace/conversation_files.ts";
+import type { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { abortable } from "./abortable.ts";
@@ -82,6 +83,8 @@ export interface TurnSummaryTaskOptions {
   ref: ConversationRef;
   /** Diagnostic log. */
   log: (line: string) => void;
+  /** Where the fingerprints of written summaries are recorded (for `jpt turns --stale`). */
+  fingerprints?: FingerprintCache;
 }
 
 /** Summarizes one batch of turns; see the module doc. */
@@ -218,7 +221,17 @@ export class TurnSummaryTask implements BackgroundTask {
           this.summarized.push({ id: turn.id, index: now.index, summary });
         }
       }
-      if (this.summarized.length > 0) await saveConversation(conversation);
+      if (this.summarized.length > 0) {
+        await saveConversation(conversation);
+        const written = new Map(
+          this.summarized.map((
+            turn,
+          ) => [turn.id, fresh.get(turn.id)!.fingerprint]),
+        );
+        await this.#options.fingerprints?.record(written).catch((error) =>
+          log(`${this.name}: ${error}`)
+        );
+      }
     } finally {
       await lock.release();
     }

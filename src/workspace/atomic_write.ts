@@ -73,8 +73,14 @@ async function hasContent(
   }
 }
 
-/** Compares two byte arrays, four bytes at a time where they are aligned. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+/**
+ * Compares two byte arrays, four bytes at a time where they are aligned.
+ *
+ * @param a Some bytes.
+ * @param b Other bytes.
+ * @returns `true` when they are equal.
+ */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   let i = 0;
   if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {

@@ -1,0 +1,290 @@
+/**
+ * `jpt edit` through the real entry point, with a scripted editor
+ * (`tests/support/scripted_editor.ts`) standing in for the user.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import { runJpt } from "../support/cli.ts";
+import { REPO_ROOT, testdata } from "../support/paths.ts";
+import { tempWorkspace, writeConversation } from "../support/workspace.ts";
+
+const EDITOR = `${Deno.execPath()} run -A ${
+  join(REPO_ROOT, "tests", "support", "scripted_editor.ts")
+}`;
+const decoder = new TextDecoder();
+const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
+
+async function setUp() {
+  const ws = await tempWorkspace();
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    await Deno.readFile(testdata("streams", "edit_base.json")),
+  );
+  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+  const events = () => Deno.readFile(join(dir, "events.json"));
+  const edit = (
+    args: string[],
+    edits: unknown[],
+    extraEnv: Record<string, string> = {},
+  ) =>
+    runJpt(["edit", ...args], {
+      cwd: ws.root,
+      env: {
+        ...ws.env,
+        EDITOR,
+        JPT_TEST_EDIT: JSON.stringify(edits),
+        ...extraEnv,
+      },
+    });
+  return { ws, dir, events, edit };
+}
+
+/** Compares with a golden file in testdata/golden/ (UPDATE_GOLDEN=1 rewrites it, never in CI). */
+async function assertGolden(bytes: Uint8Array, name: string): Promise<void> {
+  const path = testdata("golden", name);
+  if (UPDATE) await Deno.writeFile(path, bytes);
+  assert.equal(decoder.decode(bytes), await Deno.readTextFile(path), name);
+}
+
+/** The turn_start entries, as text, of a file. */
+const starts = (bytes: Uint8Array) =>
+  ConversationStream.parse(bytes).entries.filter((e) => e.type === "turn_start")
+    .map((e) => e.text);
+
+Deno.test("jpt edit -i: reword turn 2 and change turn 3's request (acceptance)", async () => {
+  const { ws, dir, events, edit } = await setUp();
+  await using _ = ws;
+  const before = await events();
+  const result = await edit(["-i"], [
+    {
+      op: "replace",
+      find: "(turn002): Fix the unused variable warning",
+      with: "(turn002): Rename the unused attempt variable",
+    },
+    {
+      op: "replaceInFile",
+      file: "^008-request\\.md$",
+      find: "option 2",
+      with: "option 3",
+    },
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /Written: changed turn 3; reworded turn 2/);
+  const after = await events();
+  await assertGolden(after, "edit_reword_and_change.json");
+  const [b, a] = [starts(before), starts(after)];
+  assert.equal(a[0], b[0], "turn 1 keeps its turn_start byte for byte");
+  const turns = ConversationStream.parse(after).turns();
+  assert.equal(turns[1]!.summary, "Rename the unused attempt variable");
+  assert.equal(turns[2]!.summary, undefined);
+  assert.equal(turns[2]!.fallbackSummary(), "yes, do option 3");
+  const beforeEntries = ConversationStream.parse(before).entries;
+  for (const entry of ConversationStream.parse(after).entries) {
+    if (entry.eventId === "turn002" || entry.eventId === "req0003") continue;
+    assert.equal(
+      entry.text,
+      beforeEntries.find((e) => e.eventId === entry.eventId)!.text,
+      `${entry.eventId} keeps its bytes`,
+    );
+  }
+  const check = await runJpt(["check", dir], { cwd: ws.root, env: ws.env });
+  assert.equal(check.code, 0, check.stdout);
+});
+
+Deno.test("jpt edit -i: an emptied header clears the summary", async () => {
+  const { ws, events, edit } = await setUp();
+  await using _ = ws;
+  const result = await edit(["-i"], [{
+    op: "replace",
+    find: "(turn001): Add retry backoff to stream handler",
+    with: "(turn001):",
+  }]);
+  assert.equal(result.code, 0, result.stderr);
+  await assertGolden(await events(), "edit_clear.json");
+  assert.equal(
+    ConversationStream.parse(await events()).turns()[0]!.summary,
+    undefined,
+  );
+});
+
+Deno.test("jpt edit -i: deleting a block drops the turn, deleting a line drops the event", async () => {
+  const { ws, events, edit } = await setUp();
+  await using _ = ws;
+  const dropTurn = await edit(["-i"], [{
+    op: "deleteLines",
+    match: "^(# Turn 1 |00[0-3]-)",
+  }]);
+  assert.equal(dropTurn.code, 0, dropTurn.stderr);
+  await assertGolden(await events(), "edit_drop_turn.json");
+  const turns = ConversationStream.parse(await events()).turns();
+  assert.deepEqual(turns.map((t) => [t.id, t.summary]), [[
+    "turn002",
+    "Fix the unused variable warning",
+  ], ["turn003", undefined]]);
+
+  // Files are numbered afresh each time: the reasoning of (now first) turn 2.
+  const dropEvent = await edit(["-i"], [{
+    op: "deleteLines",
+    match: "-reasoning\\.md$",
+  }]);
+  assert.equal(dropEvent.code, 0, dropEvent.stderr);
+  await assertGolden(await events(), "edit_drop_event.json");
+  const after = ConversationStream.parse(await events());
+  assert.ok(!after.entries.some((e) => e.eventId === "rsn0002"));
+  assert.equal(
+    after.turns()[0]!.summary,
+    undefined,
+    "the turn that lost an event lost its summary",
+  );
+});
+
+Deno.test("jpt edit -i: editing a tool call keeps base64 on disk and clears the summary", async () => {
+  const { ws, events, edit } = await setUp();
+  await using _ = ws;
+  const result = await edit(["-i"], [{
+    op: "replaceInFile",
+    file: "^001-tool-call",
+    find: "src/stream.rs",
+    with: "src/retry.rs",
+  }]);
+  assert.equal(result.code, 0, result.stderr);
+  await assertGolden(await events(), "edit_tool_call.json");
+  const call = ConversationStream.parse(await events()).entries.find((e) =>
+    e.eventId === "tcq0001"
+  )!;
+  assert.deepEqual(call.data().arguments, {
+    path: btoa("src/retry.rs"),
+    limit: 10,
+  });
+});
+
+Deno.test("jpt edit -i writes nothing when nothing changed or the plan is emptied", async () => {
+  const { ws, dir, events, edit } = await setUp();
+  await using _ = ws;
+  const before = await events();
+  const old = new Date("2020-01-01T00:00:00Z");
+  await Deno.utime(join(dir, "events.json"), old, old);
+  const unchanged = await edit(["-i"], []);
+  assert.equal(unchanged.code, 0);
+  assert.match(unchanged.stderr, /No changes/);
+  const empty = await edit(["-i"], [{ op: "clear" }]);
+  assert.equal(empty.code, 0);
+  assert.match(empty.stderr, /Empty plan: edit aborted, nothing written/);
+  const failing = await edit(["-i"], [{
+    op: "replace",
+    find: "(turn001):",
+    with: "(turn001): x",
+  }, { op: "exit", code: 3 }]);
+  assert.equal(failing.code, 1);
+  assert.match(failing.stderr, /exited with code 3; nothing was written/);
+  assert.deepEqual(await events(), before);
+  assert.equal(
+    (await Deno.stat(join(dir, "events.json"))).mtime?.getTime(),
+    old.getTime(),
+  );
+});
+
+Deno.test("jpt edit fails before the editor opens while another process holds the lock", async () => {
+  const { ws, events, edit } = await setUp();
+  await using _ = ws;
+  const { ConversationLock } = await import("../../src/workspace/lock.ts");
+  const lock = await ConversationLock.acquire(
+    join(ws.root, ".jp", "locks", "jp-c17800000000.lock"),
+  );
+  const log = join(ws.userData, "editor.log");
+  try {
+    const before = await events();
+    const result = await edit(["-i"], [], { JPT_TEST_EDITOR_LOG: log });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /locked by another process/);
+    await assert.rejects(
+      Deno.stat(log),
+      Deno.errors.NotFound,
+      "the editor never opened",
+    );
+    assert.deepEqual(await events(), before);
+  } finally {
+    await lock.release();
+  }
+});
+
+Deno.test("jpt edit --events validates the raw file and aborts on errors", async () => {
+  const { ws, events, edit } = await setUp();
+  await using _ = ws;
+  const before = await events();
+  const broken = await edit(["--events"], [{
+    op: "replace",
+    find: '"type": "chat_request",\n    "content": "fix that warning"',
+    with: '"content": "fix that warning"',
+  }]);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /error: events\.json: .*no "type"/);
+  assert.match(broken.stderr, /Edit aborted; the conversation is unchanged/);
+  assert.deepEqual(await events(), before);
+  const fine = await edit(["--events"], [{
+    op: "replace",
+    find: '"summary": "Fix the unused variable warning"',
+    with: '"summary": "Fix the warning"',
+  }]);
+  assert.equal(fine.code, 0, fine.stderr);
+  assert.equal(
+    ConversationStream.parse(await events()).turns()[1]!.summary,
+    "Fix the warning",
+  );
+  const help = await runJpt(["edit", "--help"]);
+  assert.match(
+    help.stdout,
+    /remove the "summary" key of\s+its turn_start entry/,
+  );
+});
+
+Deno.test("jpt turns --stale marks summaries whose turn changed since they were written", async () => {
+  const { ws, edit } = await setUp();
+  await using _ = ws;
+  const cache = { JPT_CACHE_DIR: join(ws.userData, "cache") };
+  const stale = () =>
+    runJpt(["turns", "--stale", "--json"], {
+      cwd: ws.root,
+      env: { ...ws.env, ...cache },
+    });
+  let rows = JSON.parse((await stale()).stdout);
+  assert.deepEqual(rows.map((row: { stale: unknown }) => row.stale), [
+    null,
+    null,
+    null,
+  ], "nothing recorded yet");
+  // Rewording through jpt records what the summary was written for.
+  await edit(["-i"], [{
+    op: "replace",
+    find: "(turn002): Fix the unused variable warning",
+    with: "(turn002): Fix the warning",
+  }], cache);
+  rows = JSON.parse((await stale()).stdout);
+  assert.deepEqual(rows.map((row: { stale: unknown }) => row.stale), [
+    null,
+    false,
+    null,
+  ], "only the summary jpt wrote is known");
+  // A raw edit of turn 2's content, keeping its summary, makes it stale.
+  await edit(["--events"], [{
+    op: "replace",
+    find: "fix that warning",
+    with: "fix every warning",
+  }], cache);
+  rows = JSON.parse((await stale()).stdout);
+  assert.deepEqual(rows.map((row: { stale: unknown }) => row.stale), [
+    null,
+    true,
+    null,
+  ]);
+  const text = await runJpt(["turns", "--stale"], {
+    cwd: ws.root,
+    env: { ...ws.env, ...cache },
+  });
+  assert.match(
+    text.stdout,
+    /# Turn 1 \(turn001\): Add retry backoff to stream handler \[unverified\]\n# Turn 2 \(turn002\): Fix the warning \[stale\]\n/,
+  );
+});
