@@ -13,6 +13,7 @@ import {
   listConversations,
   type LoadedConversation,
   loadMetadata,
+  resolveConversation,
 } from "../workspace/conversation_files.ts";
 import { compareTimestamps } from "../conversation/timestamp.ts";
 import type { Io } from "./output.ts";
@@ -127,4 +128,36 @@ export async function mostRecentConversation(
     }
   }
   return best?.ref;
+}
+
+/** No conversation was named and the workspace has none. */
+export class NoConversationsError extends Error {
+  constructor() {
+    super("No conversations in this workspace");
+    this.name = "NoConversationsError";
+  }
+}
+
+/**
+ * The conversation a command works on: the one named (`jp-c<id>`, `<id>` or
+ * a directory, with or without a workspace), else the workspace's most
+ * recently activated one.
+ *
+ * @param context The command context.
+ * @param target What the user named, if anything.
+ * @returns The workspace (when there is one) and the conversation.
+ * @throws {NoConversationsError} When nothing is named and there is no conversation.
+ */
+export async function targetConversation(
+  context: CliContext,
+  target: string | undefined,
+): Promise<{ workspace: Workspace | undefined; ref: ConversationRef }> {
+  if (target !== undefined) {
+    const workspace = await optionalWorkspace(context);
+    return { workspace, ref: await resolveConversation(workspace, target) };
+  }
+  const workspace = await currentWorkspace(context);
+  const ref = await mostRecentConversation(workspace);
+  if (ref === undefined) throw new NoConversationsError();
+  return { workspace, ref };
 }

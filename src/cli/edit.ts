@@ -16,7 +16,6 @@ import {
   loadConversation,
   type LoadedConversation,
   lockConversation,
-  resolveConversation,
   saveConversation,
 } from "../workspace/conversation_files.ts";
 import { sameBytes, writeFileAtomic } from "../workspace/atomic_write.ts";
@@ -24,10 +23,8 @@ import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import {
   type CliContext,
-  currentWorkspace,
   effectiveConfig,
-  mostRecentConversation,
-  optionalWorkspace,
+  targetConversation,
 } from "./context.ts";
 import { ExitCode, UsageError } from "./errors.ts";
 import { sanitizeLine } from "./output.ts";
@@ -64,16 +61,7 @@ export async function editCommand(
   if (options.interactive === options.events) {
     throw new UsageError("Choose one of --interactive (-i) and --events");
   }
-  const workspace = target === undefined
-    ? await currentWorkspace(context)
-    : await optionalWorkspace(context);
-  const ref = target === undefined
-    ? await mostRecentConversation(workspace!)
-    : await resolveConversation(workspace, target);
-  if (ref === undefined) {
-    context.io.err("No conversations in this workspace\n");
-    return ExitCode.failure;
-  }
+  const { workspace, ref } = await targetConversation(context, target);
   const lock = await lockConversation(workspace, ref);
   const scratch = await Deno.makeTempDir({ prefix: "jpt-edit-" });
   try {

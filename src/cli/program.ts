@@ -5,7 +5,6 @@ import {
   Option,
 } from "commander";
 import denoConfig from "../../deno.json" with { type: "json" };
-import type { CliContext } from "./context.ts";
 import { ExitCode, UsageError } from "./errors.ts";
 import { type Io, sanitizeLine } from "./output.ts";
 import { LockHeldError } from "../workspace/lock.ts";
@@ -23,6 +22,7 @@ import { MissingApiKeyError } from "../llm/client.ts";
 import { EndpointError } from "../llm/endpoint.ts";
 import { UnknownProviderError } from "../llm/providers.ts";
 import { EditorError } from "../edit/run_editor.ts";
+import { type CliContext, NoConversationsError } from "./context.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
@@ -66,6 +66,7 @@ const EXPECTED_ERRORS = [
   ConfigFileError,
   EditorError,
   EnvConfigError,
+  NoConversationsError,
   ModelIdError,
   EndpointError,
   MissingApiKeyError,

@@ -2,16 +2,8 @@ import type { Turn } from "../conversation/turn.ts";
 import { fingerprint } from "../summary/fingerprint.ts";
 import { turnTranscript } from "../summary/transcript.ts";
 import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
-import {
-  loadConversation,
-  resolveConversation,
-} from "../workspace/conversation_files.ts";
-import {
-  type CliContext,
-  currentWorkspace,
-  mostRecentConversation,
-  optionalWorkspace,
-} from "./context.ts";
+import { loadConversation } from "../workspace/conversation_files.ts";
+import { type CliContext, targetConversation } from "./context.ts";
 import { ExitCode } from "./errors.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 
@@ -56,16 +48,7 @@ export async function turnsCommand(
   conversation: string | undefined,
   options: TurnsOptions,
 ): Promise<number> {
-  const workspace = conversation === undefined
-    ? await currentWorkspace(context)
-    : await optionalWorkspace(context);
-  const ref = conversation === undefined
-    ? await mostRecentConversation(workspace!)
-    : await resolveConversation(workspace, conversation);
-  if (ref === undefined) {
-    context.io.err("No conversations in this workspace\n");
-    return ExitCode.failure;
-  }
+  const { workspace, ref } = await targetConversation(context, conversation);
   const { stream } = await loadConversation(ref);
   const rows = stream.turns().map(turnRow);
   if (options.stale) {

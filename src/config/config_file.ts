@@ -20,6 +20,7 @@ import {
   JsonSyntaxError,
   parseJsonOrdered,
 } from "../conversation/json_parse.ts";
+import { isFile } from "../workspace/fs_probe.ts";
 
 /** Extensions tried for a config file, in jp's order. */
 export const CONFIG_EXTENSIONS = [
@@ -221,12 +222,4 @@ function globToRegExp(pattern: string): RegExp {
     else source += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
   }
   return new RegExp(`^${source}$`);
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
 }

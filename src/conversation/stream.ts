@@ -74,15 +74,22 @@ export class ConversationStream {
   }
 
   /**
-   * Parses the bytes of an `events.json` file.
+   * Parses the bytes of an `events.json` file. Files laid out as jp writes
+   * them take the fast path (entries cut out with native searches and parsed
+   * with `JSON.parse`); any other file goes through the full tokenizer.
    *
    * @param bytes The whole file.
+   * @param options `fastPath: false` forces the full tokenizer (tests and
+   *   benchmarks compare the two).
    * @returns The stream.
    * @throws {EventsSyntaxError} With the byte offset, for invalid UTF-8 or
    *   JSON, a non-array top level, or an entry that is not an object, lacks a
    *   string `type` or a `timestamp`, or has a non-string `event_id`.
    */
-  static parse(bytes: Uint8Array): ConversationStream {
+  static parse(
+    bytes: Uint8Array,
+    options: { fastPath?: boolean } = {},
+  ): ConversationStream {
     // The lenient decoder is several times faster than the strict one; it
     // only differs on invalid UTF-8, which shows up as U+FFFD.
     const text = lenientDecoder.decode(bytes);
@@ -93,7 +100,7 @@ export class ConversationStream {
         scanEvents(bytes); // throws with the offset of the first invalid byte
       }
     }
-    const fast = splitCanonical(text);
+    const fast = options.fastPath === false ? undefined : splitCanonical(text);
     const slow = fast === undefined ? slowSplit(bytes) : undefined;
     const charBounds = fast?.bounds ?? slow!.bounds;
     const count = charBounds.length / 2;

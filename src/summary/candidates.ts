@@ -25,20 +25,6 @@ export interface PreparedTurn {
 }
 
 /**
- * The turns that want a summary: complete turns whose `turn_start` has none
- * (the implicit turn 0 of a legacy stream included). An incomplete turn (no
- * response yet, or a tool call without its result) waits until it is done.
- *
- * @param stream The stream.
- * @returns The candidate turns, oldest first.
- */
-export function summaryCandidates(stream: ConversationStream): Turn[] {
-  return stream.turns().filter((turn) =>
-    turn.summary === undefined && turn.isComplete()
-  );
-}
-
-/**
  * The candidates among the given ids, newest first, found without building
  * the turns before them.
  *

@@ -16,11 +16,10 @@ import { structuredCompletion } from "../llm/structured_completion.ts";
 import {
   type ConversationRef,
   loadConversation,
-  lockConversation,
+  lockConversationIfFree,
   renameConversationDirs,
   saveConversation,
 } from "../workspace/conversation_files.ts";
-import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { abortable } from "./abortable.ts";
 import type { BackgroundTask } from "./task_handler.ts";
@@ -128,14 +127,12 @@ export class TitleTask implements BackgroundTask {
   async sync(): Promise<void> {
     if (this.#title === undefined) return;
     const { workspace, ref, log } = this.#options;
-    let lock;
-    try {
-      lock = await lockConversation(workspace, ref);
-    } catch (error) {
-      if (!(error instanceof LockHeldError)) throw error;
-      log(`${this.name}: ${error.message}; title not stored`);
-      return;
-    }
+    const lock = await lockConversationIfFree(
+      workspace,
+      ref,
+      (error) => log(`${this.name}: ${error.message}; title not stored`),
+    );
+    if (lock === undefined) return;
     try {
       const conversation = await loadConversation(ref);
       if (conversation.metadata.title !== undefined) return;

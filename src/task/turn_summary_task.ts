@@ -18,11 +18,10 @@ import type { Summarizer } from "../summary/summarizer.ts";
 import {
   type ConversationRef,
   loadConversation,
-  lockConversation,
+  lockConversationIfFree,
   saveConversation,
 } from "../workspace/conversation_files.ts";
 import type { FingerprintCache } from "../workspace/fingerprint_cache.ts";
-import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { abortable } from "./abortable.ts";
 import type { BackgroundTask } from "./task_handler.ts";
@@ -184,17 +183,13 @@ export class TurnSummaryTask implements BackgroundTask {
     const wanted = this.batch.filter((turn) => this.#results.has(turn.id));
     if (wanted.length === 0) return;
     const { workspace, ref, log } = this.#options;
-    let lock;
-    try {
-      lock = await lockConversation(workspace, ref);
-    } catch (error) {
-      if (!(error instanceof LockHeldError)) throw error;
+    const lock = await lockConversationIfFree(workspace, ref, (error) => {
       log(
         `${this.name}: ${error.message}; summaries will be retried next time`,
       );
       this.#skip(wanted, "locked");
-      return;
-    }
+    });
+    if (lock === undefined) return;
     try {
       const conversation = await loadConversation(ref);
       const fresh = new Map(

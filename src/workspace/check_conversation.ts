@@ -3,6 +3,7 @@ import { ConversationMetadata } from "../conversation/metadata.ts";
 import { isValidTimestamp } from "../conversation/timestamp.ts";
 import { validateEvents } from "../conversation/validate_events.ts";
 import { idFromDirName } from "./conversation_id.ts";
+import { isDirectory, isFile } from "./fs_probe.ts";
 
 /** The result of checking one conversation directory. */
 export interface ConversationCheck {
@@ -125,22 +126,6 @@ async function readOptional(path: string): Promise<Uint8Array | undefined> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
-  }
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
   }
 }
 

@@ -7,8 +7,9 @@ import {
   idFromDirName,
   parseConversationId,
 } from "./conversation_id.ts";
-import { ConversationLock } from "./lock.ts";
+import { ConversationLock, LockHeldError } from "./lock.ts";
 import type { StorageRoot, Workspace } from "./workspace.ts";
+import { isFile } from "./fs_probe.ts";
 
 /** A conversation file could not be read or parsed; names the file. */
 export class ConversationFileError extends Error {
@@ -256,6 +257,29 @@ export async function lockConversation(
   return await ConversationLock.acquire(path);
 }
 
+/**
+ * Takes a conversation's lock if it is free, as background tasks do: a held
+ * lock means another process is writing, and the task's work waits for next time.
+ *
+ * @param workspace The workspace, if any.
+ * @param ref The conversation.
+ * @param onHeld Told why, when the lock is held.
+ * @returns The held lock, or `undefined` when another process holds it.
+ */
+export async function lockConversationIfFree(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+  onHeld: (error: LockHeldError) => void,
+): Promise<ConversationLock | undefined> {
+  try {
+    return await lockConversation(workspace, ref);
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw error;
+    onHeld(error);
+    return undefined;
+  }
+}
+
 async function readWith<T>(
   path: string,
   parse: (bytes: Uint8Array) => T,
@@ -300,14 +324,6 @@ async function newestCopy(
     }
   }
   return best;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
 }
 
 function compareIds(a: string, b: string): number {

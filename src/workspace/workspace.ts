@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { idFromDirName } from "./conversation_id.ts";
+import { exists, isDirectory } from "./fs_probe.ts";
 
 /** Name of jp's workspace directory. */
 export const STORAGE_DIR = ".jp";
@@ -213,22 +214,5 @@ async function readWorkspaceId(path: string): Promise<string | undefined> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
   }
 }

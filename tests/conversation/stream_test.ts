@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { EventsSyntaxError } from "../../src/conversation/scan_events.ts";
-import { testdata } from "../support/paths.ts";
+import { fixtureConversations, testdata } from "../support/paths.ts";
 
 const decoder = new TextDecoder();
 const streamFile = (name: string) =>
@@ -282,4 +282,37 @@ Deno.test("append() adds an entry with a fresh id in jp's key order", () => {
   );
   const empty = ConversationStream.empty();
   assert.equal(text(empty), "[]\n");
+});
+
+Deno.test("the fast path and the full tokenizer read every file the same way", () => {
+  const files = GENERATIONS.map((name) => streamFile(name));
+  files.push(
+    new TextEncoder().encode(
+      '[{"timestamp":"t","type":"chat_request","content":"compact \\u00e9 😀"},\n {"type":"x","timestamp":"t"}]',
+    ),
+  );
+  for (const dir of fixtureConversations()) {
+    files.push(Deno.readFileSync(`${dir}/events.json`));
+  }
+  for (const bytes of files) {
+    const fast = ConversationStream.parse(bytes);
+    const full = ConversationStream.parse(bytes, { fastPath: false });
+    const view = (stream: ConversationStream) =>
+      stream.entries.map((
+        e,
+      ) => [e.text, e.type, e.timestamp, e.eventId, e.callId]);
+    assert.deepEqual(view(fast), view(full));
+    assert.deepEqual(full.serialize(), bytes);
+    const id = full.ensureTurnId(0);
+    if (id !== undefined) {
+      full.setTurnSummary(id, "Same either way");
+      fast.ensureTurnId(0);
+      const fastId = fast.turns()[0]!.id!;
+      fast.setTurnSummary(fastId, "Same either way");
+      assert.equal(
+        decoder.decode(full.serialize()).replaceAll(id, "ID"),
+        decoder.decode(fast.serialize()).replaceAll(fastId, "ID"),
+      );
+    }
+  }
 });
