@@ -20,6 +20,7 @@ import {
   chatCompletion,
   FakeLlm,
   type RecordedRequest,
+  type Responder,
   summaryResponder,
 } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
@@ -244,7 +245,7 @@ async function overlap(
     const isSummary = (request: RecordedRequest) =>
       ((request.body?.messages as Array<{ content: string }> | undefined)?.[0]
         ?.content ?? "").startsWith("You label");
-    await using server = FakeLlm.start((request) => {
+    const turnResponder: Responder = (request) => {
       if (!request.path.endsWith("/chat/completions")) return { status: 404 };
       if (request.body?.stream) {
         return {
@@ -255,7 +256,8 @@ async function overlap(
         };
       }
       return { ...(summaryResponder()(request) as object), delayMs: delay };
-    });
+    };
+    await using server = FakeLlm.start(turnResponder);
     const samples = {
       wallOn: [] as number[],
       wallOff: [] as number[],
@@ -289,20 +291,7 @@ async function overlap(
           cwd: ws,
           env,
         });
-        server.respond((request) => {
-          if (!request.path.endsWith("/chat/completions")) {
-            return { status: 404 };
-          }
-          if (request.body?.stream) {
-            return {
-              stream: {
-                pieces: Array(TURN_PIECES).fill("word "),
-                pieceDelayMs: TURN_PIECE_MS,
-              },
-            };
-          }
-          return { ...(summaryResponder()(request) as object), delayMs: delay };
-        });
+        server.respond(turnResponder);
         const before = server.requests.length;
         const run = await runCli(["query", "second question"], {
           cwd: ws,

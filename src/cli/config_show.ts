@@ -1,14 +1,6 @@
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
 import { isPlainObject, unknownKeys } from "../config/schema.ts";
-import {
-  loadConversation,
-  resolveConversation,
-} from "../workspace/conversation_files.ts";
-import {
-  type CliContext,
-  effectiveConfig,
-  optionalWorkspace,
-} from "./context.ts";
+import { type CliContext, inspectedConfig } from "./context.ts";
 import { ExitCode, UsageError } from "./errors.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 
@@ -37,13 +29,7 @@ export async function configShowCommand(
   key: string | undefined,
   options: ConfigShowOptions,
 ): Promise<number> {
-  const workspace = await optionalWorkspace(context);
-  const conversation = options.conversation === undefined
-    ? undefined
-    : await loadConversation(
-      await resolveConversation(workspace, options.conversation),
-    );
-  const config = await effectiveConfig(context, workspace, conversation);
+  const config = await inspectedConfig(context, options.conversation);
   if (key !== undefined && !/^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/.test(key)) {
     throw new UsageError(`"${key}" is not a dotted config key`);
   }

@@ -11,6 +11,7 @@ import {
 import {
   type ConversationRef,
   listConversations,
+  loadConversation,
   type LoadedConversation,
   loadMetadata,
   resolveConversation,
@@ -81,6 +82,27 @@ export async function currentWorkspace(
   return context.workspaceDir === undefined
     ? await Workspace.find(context.cwd, context.env)
     : await Workspace.open(context.workspaceDir, context.env);
+}
+
+/**
+ * The effective config for commands that inspect it: the workspace when there
+ * is one, plus the layer of the conversation named by `--conversation`.
+ *
+ * @param context The command context.
+ * @param conversation The `--conversation` value, if given.
+ * @returns The config with origins.
+ */
+export async function inspectedConfig(
+  context: CliContext,
+  conversation: string | undefined,
+): Promise<LoadedConfig> {
+  const workspace = await optionalWorkspace(context);
+  const loaded = conversation === undefined
+    ? undefined
+    : await loadConversation(
+      await resolveConversation(workspace, conversation),
+    );
+  return await effectiveConfig(context, workspace, loaded);
 }
 
 /**

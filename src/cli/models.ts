@@ -2,15 +2,7 @@ import { formatModelId } from "../config/model_id.ts";
 import { type ModelRole, resolveRoleModel } from "../config/role_models.ts";
 import { contextWindowOf } from "../llm/context_window.ts";
 import { resolveEndpoint } from "../llm/endpoint.ts";
-import {
-  loadConversation,
-  resolveConversation,
-} from "../workspace/conversation_files.ts";
-import {
-  type CliContext,
-  effectiveConfig,
-  optionalWorkspace,
-} from "./context.ts";
+import { type CliContext, inspectedConfig } from "./context.ts";
 import { ExitCode } from "./errors.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 
@@ -53,13 +45,7 @@ export async function modelsCommand(
   context: CliContext,
   options: { json: boolean; conversation: string | undefined },
 ): Promise<number> {
-  const workspace = await optionalWorkspace(context);
-  const conversation = options.conversation === undefined
-    ? undefined
-    : await loadConversation(
-      await resolveConversation(workspace, options.conversation),
-    );
-  const { values } = await effectiveConfig(context, workspace, conversation);
+  const { values } = await inspectedConfig(context, options.conversation);
   const report: Record<string, RoleReport> = {};
   for (const role of ROLES) {
     const model = resolveRoleModel(values, role);
