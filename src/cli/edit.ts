@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { ConversationStream } from "../conversation/stream.ts";
 import { validateEvents } from "../conversation/validate_events.ts";
-import { getPath } from "../config/config_tree.ts";
+import { turnSummarySettings } from "../config/load_config.ts";
 import { applyPlan } from "../edit/apply_plan.ts";
 import { layOutPlan, readPlan } from "../edit/plan.ts";
 import { runEditor } from "../edit/run_editor.ts";
@@ -20,6 +20,7 @@ import {
 } from "../workspace/conversation_files.ts";
 import { sameBytes, writeFileAtomic } from "../workspace/atomic_write.ts";
 import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
+import { isFile } from "../workspace/fs_probe.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import {
   type CliContext,
@@ -201,8 +202,7 @@ async function summarizeLastTurn(
     const config =
       (await effectiveConfig(context, workspace, conversation)).values;
     if (
-      getPath(config, ["conversation", "turn_summary", "generate", "auto"]) ===
-        false
+      !turnSummarySettings(config).auto
     ) return;
     const signal = AbortSignal.timeout(timeoutMs);
     const resolved = await resolveSummaryModel(config, context.env, { signal });
@@ -278,11 +278,7 @@ function confirm(context: CliContext, question: string): boolean {
   return !/^n/i.test(answer.trim());
 }
 
+/** A conversation without `base_config.json` has jp's legacy layout. */
 async function isLegacy(conversation: LoadedConversation): Promise<boolean> {
-  try {
-    await Deno.stat(join(conversation.source.dir, "base_config.json"));
-    return false;
-  } catch {
-    return true;
-  }
+  return !(await isFile(join(conversation.source.dir, "base_config.json")));
 }

@@ -7,6 +7,7 @@ import { headingTitle } from "../conversation/title_text.ts";
 import type { ConfigTable } from "../config/config_tree.ts";
 import { getPath } from "../config/config_tree.ts";
 import { resolveRoleModel } from "../config/role_models.ts";
+import { turnSummarySettings } from "../config/load_config.ts";
 import { streamChat } from "../llm/chat_stream.ts";
 import { createClient } from "../llm/client.ts";
 import { describeModelError } from "../llm/describe_error.ts";
@@ -141,7 +142,7 @@ export async function queryCommand(
 
     if (
       options.persist && !isNew &&
-      flag(config, ["conversation", "turn_summary", "generate", "auto"])
+      turnSummarySettings(config).auto
     ) {
       spawnSummaryTask(context, handler, workspace, conversation, config, log);
     }
@@ -289,14 +290,7 @@ function spawnSummaryTask(
   config: ConfigTable,
   log: (line: string) => void,
 ): void {
-  const batchSize = Number(
-    getPath(config, [
-      "conversation",
-      "turn_summary",
-      "generate",
-      "batch_size",
-    ]) ?? 5,
-  );
+  const { batchSize } = turnSummarySettings(config);
   // Only the newest batch gets ids now: a request never takes more.
   const candidateIds = assignCandidateIds(conversation.stream, batchSize);
   if (candidateIds.length === 0) return;

@@ -1,4 +1,5 @@
 import { ConversationStream } from "../conversation/stream.ts";
+import { turnSummarySettings } from "../config/load_config.ts";
 import {
   assignCandidateIds,
   newestTurnsWithIds,
@@ -148,12 +149,7 @@ async function summarizeConversation(
     outcome.path = loaded.source.dir;
     const config = (await effectiveConfig(context, workspace, loaded)).values;
     const batchSize = options.batchSize ??
-      Number(
-        (config.conversation as {
-          turn_summary?: { generate?: { batch_size?: unknown } };
-        })
-          ?.turn_summary?.generate?.batch_size ?? 5,
-      );
+      turnSummarySettings(config).batchSize;
     const resolved = await resolveSummaryModel(config, context.env, {
       offline: options.dryRun,
       signal: options.signal,

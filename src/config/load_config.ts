@@ -31,6 +31,35 @@ export const DEFAULT_CONFIG: ConfigTable = {
   },
 };
 
+/** The turn-summary settings of a config (RFD 126), defaults applied. */
+export interface TurnSummarySettings {
+  /** `conversation.turn_summary.generate.auto`. */
+  auto: boolean;
+  /** `conversation.turn_summary.generate.batch_size`. */
+  batchSize: number;
+}
+
+/**
+ * Reads `conversation.turn_summary.generate`.
+ *
+ * @param config The effective config.
+ * @returns Whether catch-up runs during queries, and the most turns per request.
+ */
+export function turnSummarySettings(config: ConfigTable): TurnSummarySettings {
+  const batchSize = getPath(config, [
+    "conversation",
+    "turn_summary",
+    "generate",
+    "batch_size",
+  ]);
+  return {
+    auto:
+      getPath(config, ["conversation", "turn_summary", "generate", "auto"]) !==
+        false,
+    batchSize: typeof batchSize === "number" && batchSize >= 1 ? batchSize : 5,
+  };
+}
+
 /** The conversation's own layer: its base config and config deltas. */
 export interface ConversationConfigSource {
   /** The conversation id, for origin labels. */

@@ -62,31 +62,6 @@ export function isJsonObject(
 }
 
 /**
- * Converts an order-preserving value to a plain JavaScript value (numbers
- * become `number`, objects become plain objects).
- *
- * @param value The value to convert.
- * @returns A plain value, as `JSON.parse` would give it.
- */
-export function toPlain(value: JsonValue): unknown {
-  if (value instanceof JsonNumber) return Number(value.text);
-  if (Array.isArray(value)) return value.map(toPlain);
-  if (value instanceof Map) {
-    const out: Record<string, unknown> = {};
-    for (const [key, member] of value) {
-      Object.defineProperty(out, key, {
-        value: toPlain(member),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return out;
-  }
-  return value;
-}
-
-/**
  * Converts a plain JavaScript value (as from `JSON.parse`) to the
  * order-preserving model.
  *
