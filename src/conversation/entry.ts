@@ -13,10 +13,38 @@ export const CONVERSATION_EVENT_TYPES: ReadonlySet<string> = new Set([
   "inquiry_response",
 ]);
 
-const INTERNED_TYPES: ReadonlyMap<string, string> = new Map(
-  [...CONVERSATION_EVENT_TYPES, "config_delta", "compaction", "event_overlay"]
-    .map((type) => [type, type]),
-);
+/**
+ * The shared constant string for a known entry type, so type checks on hot
+ * paths compare pointers instead of characters. A `switch`, not a map: a
+ * freshly parsed string has no cached hash, and hashing one per entry cost
+ * more than these comparisons (measured in bench/).
+ */
+function internType(type: string): string {
+  switch (type) {
+    case "turn_start":
+      return "turn_start";
+    case "chat_request":
+      return "chat_request";
+    case "chat_response":
+      return "chat_response";
+    case "tool_call_request":
+      return "tool_call_request";
+    case "tool_call_response":
+      return "tool_call_response";
+    case "inquiry_request":
+      return "inquiry_request";
+    case "inquiry_response":
+      return "inquiry_response";
+    case "config_delta":
+      return "config_delta";
+    case "compaction":
+      return "compaction";
+    case "event_overlay":
+      return "event_overlay";
+    default:
+      return type;
+  }
+}
 
 /** Own fields of each conversation event type, in the order jp writes them. */
 const EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -65,22 +93,14 @@ export class Entry {
   /**
    * @param text The entry's JSON text.
    * @param identity The keys already read from it.
-   * @param data The parsed entry, when the caller already has it.
    */
-  constructor(
-    text: string,
-    identity: EntryIdentity,
-    data?: Record<string, unknown>,
-  ) {
+  constructor(text: string, identity: EntryIdentity) {
     this.text = text;
-    // Known tags become the shared constant strings, so type checks on hot
-    // paths compare pointers instead of characters.
-    this.type = INTERNED_TYPES.get(identity.type) ?? identity.type;
+    this.type = internType(identity.type);
     this.timestamp = identity.timestamp;
     this.eventId = identity.eventId;
     this.callId = identity.callId;
-    this.isConversationEvent = CONVERSATION_EVENT_TYPES.has(identity.type);
-    this.#data = data;
+    this.isConversationEvent = CONVERSATION_EVENT_TYPES.has(this.type);
   }
 
   /**

@@ -56,27 +56,32 @@ export function entryIdentity(
   entryIndex: number | undefined,
 ): EntryIdentity {
   const { type, timestamp, event_id: eventId, id } = values;
-  const fail: (message: string) => never = (message) => {
-    throw new EventsSyntaxError(message, offsetOf(), entryIndex);
-  };
   if (typeof type !== "string") {
-    fail(
+    throw new EventsSyntaxError(
       type === undefined
         ? 'Entry has no "type"'
         : 'Entry "type" is not a string',
+      offsetOf(),
+      entryIndex,
     );
   }
   if (typeof timestamp !== "string") {
-    fail(
+    throw new EventsSyntaxError(
       timestamp === undefined
         ? 'Entry has no "timestamp"'
         : 'Entry "timestamp" is not a string',
+      offsetOf(),
+      entryIndex,
     );
   }
   if (
     eventId !== undefined && eventId !== null && typeof eventId !== "string"
   ) {
-    fail('Entry "event_id" is not a string');
+    throw new EventsSyntaxError(
+      'Entry "event_id" is not a string',
+      offsetOf(),
+      entryIndex,
+    );
   }
   return {
     type,

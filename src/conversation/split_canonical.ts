@@ -2,52 +2,67 @@
  * The fast path over `events.json`: jp writes one entry per top-level array
  * element, each opening with `{` after two spaces and closing on a line that
  * is exactly `  }`, so entries can be cut out with native string searches and
- * parsed with the native `JSON.parse`. The cut is proven right, not assumed:
+ * checked with the native `JSON.parse`. The cut is proven right, not assumed:
  * every piece must parse as a whole object and the separators between pieces
  * must be exactly jp's; otherwise the caller falls back to the full tokenizer.
+ *
+ * Only the keys turn structure needs are kept from each parsed piece; the rest
+ * is dropped at once, so loading keeps no object graph alive (it dies young,
+ * which is what keeps loading close to one `JSON.parse`) and an entry's
+ * payload is parsed again only when something reads it.
  *
  * @module
  */
 
-/** The entries cut out of the file text. */
-export interface CanonicalSplit {
+import { Entry } from "./entry.ts";
+import { entryIdentity } from "./scan_events.ts";
+
+/** The entries of a file and where each one is. */
+export interface EntrySplit {
   /** Start and end of each entry in the text, alternating. */
   bounds: number[];
-  /** Each entry, parsed. */
-  data: Array<Record<string, unknown>>;
+  /** The entries, in file order. */
+  entries: Entry[];
 }
 
 const FIRST = "[\n  {";
 const CLOSE = "\n  }";
 const NEXT = ",\n  {";
+const encoder = new TextEncoder();
 
 /**
- * Splits canonical `events.json` text into parsed entries.
+ * Splits canonical `events.json` text into entries.
  *
  * @param text The whole file, decoded.
  * @returns The entries, or `undefined` when the text is not laid out as jp
  *   writes it or does not parse (use the full tokenizer then).
+ * @throws {EventsSyntaxError} With the entry's byte offset, when an entry
+ *   lacks a string `type` or `timestamp` or has a non-string `event_id`.
  */
-export function splitCanonical(text: string): CanonicalSplit | undefined {
-  const split: CanonicalSplit = { bounds: [], data: [] };
+export function splitCanonical(text: string): EntrySplit | undefined {
+  const split: EntrySplit = { bounds: [], entries: [] };
   if (text === "[]\n" || text === "[]") return split;
   if (!text.startsWith(FIRST)) return undefined;
   let start = FIRST.length - 1;
+  const offsetOf = () => encoder.encode(text.slice(0, start)).length;
   while (true) {
     const close = text.indexOf(CLOSE, start);
     if (close < 0) return undefined;
     const end = close + CLOSE.length;
+    const piece = text.slice(start, end);
     let data: unknown;
     try {
-      data = JSON.parse(text.slice(start, end));
+      data = JSON.parse(piece);
     } catch {
       return undefined;
     }
     if (typeof data !== "object" || data === null || Array.isArray(data)) {
       return undefined;
     }
+    split.entries.push(
+      new Entry(piece, entryIdentity(data, offsetOf, split.entries.length)),
+    );
     split.bounds.push(start, end);
-    split.data.push(data as Record<string, unknown>);
     if (text.startsWith(NEXT, end)) {
       start = end + NEXT.length - 1;
       continue;

@@ -1,8 +1,8 @@
-import { Entry, type EntryIdentity } from "./entry.ts";
+import { Entry } from "./entry.ts";
 import { generateEventId } from "./event_id.ts";
 import type { JsonObject } from "./json_value.ts";
-import { entryIdentity, EventsSyntaxError, scanEvents } from "./scan_events.ts";
-import { splitCanonical } from "./split_canonical.ts";
+import { scanEvents } from "./scan_events.ts";
+import { type EntrySplit, splitCanonical } from "./split_canonical.ts";
 import { normalizeTurnSummary } from "./summary_text.ts";
 import { CompletenessTracker, Turn } from "./turn.ts";
 
@@ -13,8 +13,6 @@ interface SourceLayout {
   bytes: Uint8Array;
   /** The entries as parsed. */
   entries: readonly Entry[];
-  /** Text before the first entry, between entries, and after the last. */
-  gaps: string[];
   /** The decoded file. */
   text: string;
   /** Start and end of each entry in `text`, alternating. */
@@ -23,8 +21,6 @@ interface SourceLayout {
   byteBounds?: number[];
 }
 
-/** The separator jp writes between entries. */
-const SEPARATOR = ",\n  ";
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
@@ -75,8 +71,11 @@ export class ConversationStream {
 
   /**
    * Parses the bytes of an `events.json` file. Files laid out as jp writes
-   * them take the fast path (entries cut out with native searches and parsed
-   * with `JSON.parse`); any other file goes through the full tokenizer.
+   * them take the fast path (entries cut out with native searches and checked
+   * with `JSON.parse`); any other file goes through the full tokenizer. Only
+   * each entry's text and identity keys are kept: its payload is parsed again
+   * when something reads it ({@linkcode Entry.data}), so a large file costs
+   * no more memory than its text.
    *
    * @param bytes The whole file.
    * @param options `fastPath: false` forces the full tokenizer (tests and
@@ -100,40 +99,15 @@ export class ConversationStream {
         scanEvents(bytes); // throws with the offset of the first invalid byte
       }
     }
-    const fast = options.fastPath === false ? undefined : splitCanonical(text);
-    const slow = fast === undefined ? slowSplit(bytes) : undefined;
-    const charBounds = fast?.bounds ?? slow!.bounds;
-    const count = charBounds.length / 2;
-    const entries: Entry[] = new Array(count);
-    const gaps: string[] = new Array(count + 1);
-    let previousEnd = 0;
-    for (let index = 0; index < count; index++) {
-      const start = charBounds[2 * index]!;
-      const end = charBounds[2 * index + 1]!;
-      gaps[index] = start - previousEnd === SEPARATOR.length &&
-          text.startsWith(SEPARATOR, previousEnd)
-        ? SEPARATOR
-        : text.slice(previousEnd, start);
-      previousEnd = end;
-      const entryText = text.slice(start, end);
-      if (fast !== undefined) {
-        const data = fast.data[index]!;
-        entries[index] = new Entry(
-          entryText,
-          identityAt(data, text, start, index),
-          data,
-        );
-      } else {
-        entries[index] = new Entry(entryText, slow!.identities[index]!);
-      }
-    }
-    gaps[count] = text.slice(previousEnd);
+    const split =
+      (options.fastPath === false ? undefined : splitCanonical(text)) ??
+        slowSplit(bytes, text);
+    const entries = split.entries;
     return new ConversationStream(entries, {
       bytes,
-      gaps,
       entries: entries.slice(),
       text,
-      charBounds,
+      charBounds: split.bounds,
     });
   }
 
@@ -448,9 +422,7 @@ export class ConversationStream {
 }
 
 /** The full tokenizer's split, for text that is not laid out as jp writes it. */
-function slowSplit(
-  bytes: Uint8Array,
-): { bounds: number[]; identities: EntryIdentity[] } {
+function slowSplit(bytes: Uint8Array, text: string): EntrySplit {
   const { entries } = scanEvents(bytes);
   // Byte offsets become text offsets: count the code units of each span.
   const bounds: number[] = [];
@@ -466,25 +438,13 @@ function slowSplit(
     advance(entry.end);
     bounds.push(charPos);
   }
-  return { bounds, identities: entries };
+  return {
+    bounds,
+    entries: entries.map((identity, i) =>
+      new Entry(text.slice(bounds[2 * i], bounds[2 * i + 1]), identity)
+    ),
+  };
 }
-
-/** Reads an entry's identity, reporting a problem at the entry's byte offset. */
-function identityAt(
-  data: Record<string, unknown>,
-  text: string,
-  start: number,
-  index: number,
-): EntryIdentity {
-  try {
-    return entryIdentity(data, UNKNOWN_OFFSET, index);
-  } catch (error) {
-    if (!(error instanceof EventsSyntaxError)) throw error;
-    throw new EventsSyntaxError(error.reason, byteOffset(text, start), index);
-  }
-}
-
-const UNKNOWN_OFFSET = () => -1;
 
 // deno-lint-ignore no-control-regex -- the class is "not ASCII"
 const NON_ASCII_RUN = /[^\x00-\x7f]+/g;
@@ -521,11 +481,6 @@ function utf16Length(bytes: Uint8Array, from: number, to: number): number {
     if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
   }
   return units;
-}
-
-/** The byte offset of a text offset (for error messages). */
-function byteOffset(text: string, index: number): number {
-  return encoder.encode(text.slice(0, index)).length;
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
