@@ -6,10 +6,11 @@
  * @module
  */
 
-const STANDARD =
-  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const URL_SAFE =
-  /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}==|[A-Za-z0-9_-]{3}=)?$/;
+// Only the alphabet and trailing padding: the strict decoder checks the
+// rest (length, padding count, zero overflow bits) and would otherwise
+// skip whitespace, which jp's decoder rejects.
+const STANDARD = /^[A-Za-z0-9+/]*={0,2}$/;
+const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 

@@ -67,17 +67,17 @@ export function parseJsonOrdered(text: string): JsonValue {
       end = quote + 1;
       if (backslashes % 2 === 0) break;
     }
-    const literal = text.slice(start, end);
-    for (let i = start + 1; i < end - 1; i++) {
-      if (text.charCodeAt(i) < 0x20) {
-        pos = i;
-        fail("no raw control character in a string");
-      }
-    }
     try {
       pos = end;
-      return JSON.parse(literal) as string;
+      return JSON.parse(text.slice(start, end)) as string;
     } catch {
+      // JSON.parse rejects raw control characters too; say which it was.
+      for (let i = start + 1; i < end - 1; i++) {
+        if (text.charCodeAt(i) < 0x20) {
+          pos = i;
+          fail("no raw control character in a string");
+        }
+      }
       pos = start;
       return fail("a valid string escape");
     }

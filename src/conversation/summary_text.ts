@@ -102,13 +102,25 @@ export function normalizeOneLine(
  * @returns The fallback, or `undefined` when the request has no text.
  */
 export function fallbackSummaryOf(request: string): string | undefined {
-  const line = stripControlCharacters(request).split(LINE_BREAK)
-    .map((part) => part.replace(WHITESPACE_RUN, " ").trim())
-    .find((part) => part !== "");
+  const line = firstNonEmptyLine(stripControlCharacters(request));
   if (line === undefined) return undefined;
   const points = Array.from(line);
   if (points.length <= MAX_FALLBACK_CHARS) return line;
   return points.slice(0, MAX_FALLBACK_CHARS - 1).join("").trimEnd() + "…";
+}
+
+/** The first line with text, whitespace collapsed; later lines are never touched. */
+function firstNonEmptyLine(text: string): string | undefined {
+  const breaks = new RegExp(LINE_BREAK.source, "g");
+  let start = 0;
+  while (true) {
+    const found = breaks.exec(text);
+    const line = text.slice(start, found?.index ?? text.length)
+      .replace(WHITESPACE_RUN, " ").trim();
+    if (line !== "") return line;
+    if (found === null) return undefined;
+    start = breaks.lastIndex;
+  }
 }
 
 /** Cuts text to at most `max` code points, at the last space when there is one. */

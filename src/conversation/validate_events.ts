@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { isUrlSafeBase64Text, undecodableLeaves } from "./base64_field.ts";
 import { canonicalEntryTree, type Entry } from "./entry.ts";
 import { readEvent } from "./events.ts";
@@ -24,6 +25,7 @@ export interface ValidateEventsOptions {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Validates the bytes of an `events.json` file: it parses; it serializes back
@@ -79,10 +81,9 @@ function checkCanonicalForm(
   stream: ConversationStream,
   report: ValidationReport,
 ): void {
-  const entries = stream.entries;
   const parts: string[] = [];
   try {
-    for (const entry of entries) {
+    for (const entry of stream.entries) {
       parts.push(writeJsonPretty(canonicalEntryTree(entry.tree()), 1));
     }
   } catch (error) {
@@ -93,17 +94,19 @@ function checkCanonicalForm(
     );
     return;
   }
-  const canonical = encoder.encode(
-    parts.length === 0 ? "[]\n" : `[\n  ${parts.join(",\n  ")}\n]\n`,
+  const canonical = parts.length === 0
+    ? "[]\n"
+    : `[\n  ${parts.join(",\n  ")}\n]\n`;
+  const text = decoder.decode(bytes);
+  if (text === canonical) return;
+  let char = 0;
+  while (text.charCodeAt(char) === canonical.charCodeAt(char)) char++;
+  const at = encoder.encode(text.slice(0, char)).length;
+  report.errors.push(
+    `Not in the form jp writes: jp would rewrite it from byte ${at}${
+      entryAt(bytes, stream, at)
+    }`,
   );
-  const at = firstDifference(bytes, canonical);
-  if (at !== undefined) {
-    report.errors.push(
-      `Not in the form jp writes: jp would rewrite it from byte ${at}${
-        entryAt(bytes, stream, at)
-      }`,
-    );
-  }
 }
 
 function checkEntries(
@@ -259,9 +262,10 @@ function warnUnpaired(
 }
 
 function firstDifference(a: Uint8Array, b: Uint8Array): number | undefined {
+  if (a.length === b.length && Buffer.compare(a, b) === 0) return undefined;
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) if (a[i] !== b[i]) return i;
-  return a.length === b.length ? undefined : length;
+  return length;
 }
 
 function entryAt(

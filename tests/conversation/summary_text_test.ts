@@ -68,6 +68,22 @@ Deno.test("fallbackSummaryOf() takes the first non-empty line, whitespace collap
     "Fix the build",
   );
   assert.equal(fallbackSummaryOf("   \n\t"), undefined);
+  assert.equal(fallbackSummaryOf(""), undefined);
+  assert.equal(
+    fallbackSummaryOf("\r\n\u2028 \r  Deploy it\r\nnow"),
+    "Deploy it",
+  );
+  assert.equal(fallbackSummaryOf("\n\nlast line"), "last line");
+});
+
+Deno.test("fallbackSummaryOf() removes control characters before it looks for lines", () => {
+  // An escape sequence spanning a line break goes with it, and NEL is a
+  // C1 control character, not a break, once removed.
+  assert.equal(
+    fallbackSummaryOf("\u001b]0;title\nstill title\u0007Real line\nnext"),
+    "Real line",
+  );
+  assert.equal(fallbackSummaryOf("one\u0085two\nthree"), "onetwo");
 });
 
 Deno.test("fallbackSummaryOf() keeps 72 code points and marks a cut with an ellipsis", () => {
