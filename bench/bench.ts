@@ -647,5 +647,13 @@ if (import.meta.main) {
     (performance.now() - started) / 1000,
   );
   console.log(text);
-  if (!quick) await Deno.writeTextFile(join(ROOT, "bench", "RESULTS.md"), text);
+  if (!quick) {
+    const results = join(ROOT, "bench", "RESULTS.md");
+    await Deno.writeTextFile(results, text);
+    // Committed as `deno fmt` lays it out, so CI's format check stays green.
+    await new Deno.Command(Deno.execPath(), {
+      args: ["fmt", "--quiet", results],
+      cwd: ROOT,
+    }).output();
+  }
 }
