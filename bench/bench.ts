@@ -42,19 +42,6 @@ function median(values: number[]): number {
 /** Collects garbage before a timed run (with `--v8-flags=--expose-gc`), so one run's garbage does not land in the next. */
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
-/** Median milliseconds of `fn` over `runs` runs, after one warm-up run. */
-async function time(runs: number, fn: () => unknown): Promise<number> {
-  await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    collect();
-    const start = performance.now();
-    await fn();
-    samples.push(performance.now() - start);
-  }
-  return median(samples);
-}
-
 /**
  * Medians of each function timed in turn, run by run, so drift on the machine
  * hits all alike. No forced collection in between: a full collection drops
@@ -105,7 +92,7 @@ async function syncFile(path: string): Promise<void> {
   await file.sync();
 }
 
-/** Like {@linkcode time}, with an untimed `setup` before each run whose result `fn` gets. */
+/** Median milliseconds of `fn` over `runs` runs after one warm-up run, garbage collected before each, with an untimed `setup` before each run whose result `fn` gets. */
 async function timeWith<T>(
   runs: number,
   setup: () => T | Promise<T>,
