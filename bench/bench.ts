@@ -201,7 +201,7 @@ async function scale(sizes: number[]): Promise<ScaleRow[]> {
       let n = 0;
       // Writing one summary into the file as it was (restored untimed before
       // each run and flushed, like a conversation saved a while ago), on disk
-      // and in memory (tmpfs); on disk also with an fsync before the rename,
+      // and in memory (tmpfs); on disk also with an fsync of the new file added,
       // as jpt wrote before it followed jp's writer.
       const writeIn = (folder: string, synced: boolean) => {
         const target = join(folder, `${turns}-write.json`);

@@ -1,8 +1,8 @@
 /**
  * Atomic file writes, the way jp writes: a temporary file beside the target,
  * renamed over it, so a reader sees the old file or the new one, never a
- * partial one. Like jp, no `fsync`: it made writing a large conversation
- * several times slower (bench/README.md), and ext4 by default commits the data
+ * partial one. Like jp, no `fsync`: it made writing a large conversation up
+ * to twice as slow (bench/RESULTS.md), and ext4 by default commits the data
  * of a file that replaces another by rename before the rename itself. A target
  * that already holds the same bytes is left alone, so its modification time
  * (which decides which storage root jp reads) does not move.
