@@ -17,7 +17,7 @@ export const CONVERSATION_EVENT_TYPES: ReadonlySet<string> = new Set([
  * The shared constant string for a known entry type, so type checks on hot
  * paths compare pointers instead of characters. A `switch`, not a map: a
  * freshly parsed string has no cached hash, and hashing one per entry cost
- * more than these comparisons (measured in bench/).
+ * more than these comparisons (see bench/RESULTS.md).
  */
 function internType(type: string): string {
   switch (type) {

@@ -99,6 +99,7 @@ Deno.test("splitCanonical() reports a bad entry with its byte offset", () => {
     () => splitCanonical(text),
     (error) =>
       error instanceof EventsSyntaxError && error.offset === at &&
-      error.entryIndex === 1 && /no "timestamp"/.test(error.message),
+      error.entryIndex === 1 && error.reason === 'Entry has no "timestamp"' &&
+      error.message.includes(`at byte ${at}`),
   );
 });
