@@ -379,11 +379,10 @@ async function overlap(
             ),
           );
           const prepared = await prepareTurns(stream, [stream.turns()[0]!.id!]);
+          // The client exists already in a post-turn design: the turn used one.
+          const summarizer = await createSummarizer(resolved, () => undefined);
           const start = performance.now();
-          await createSummarizer(resolved, () => undefined).summarize(
-            prepared,
-            new AbortController().signal,
-          );
+          await summarizer.summarize(prepared, new AbortController().signal);
           samples.deadBaseline.push(dead + (performance.now() - start));
         } else if (!server.requests.slice(before).some(isSummary)) {
           throw new Error("no summary request was made with auto = true");

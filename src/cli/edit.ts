@@ -214,9 +214,8 @@ async function summarizeLastTurn(
     });
     const turn = packing.batch[0];
     if (turn === undefined) return; // too large for the model: the fallback shows
-    const summaries = await createSummarizer(resolved, context.env).summarize([
-      turn,
-    ], signal);
+    const summarizer = await createSummarizer(resolved, context.env);
+    const summaries = await summarizer.summarize([turn], signal);
     const summary = summaries.get(id);
     if (summary === undefined || !copy.setTurnSummary(id, summary)) return;
     conversation.stream = copy;

@@ -192,7 +192,7 @@ export async function queryCommand(
 
     const reply = await (async () => {
       try {
-        const client = createClient(endpoint, context.env);
+        const client = await createClient(endpoint, context.env);
         return await streamChat(client, {
           model: assistant.id.name,
           messages: threadMessages(
@@ -305,7 +305,7 @@ function spawnSummaryTask(
           signal,
         });
         return {
-          summarizer: createSummarizer(resolved, context.env),
+          summarizer: await createSummarizer(resolved, context.env),
           contextWindow: resolved.contextWindow.tokens,
         };
       },
@@ -333,10 +333,14 @@ function spawnTitleTask(
   handler.spawn(
     new TitleTask({
       messages: [{ role: "user", content: message }],
-      resolveModel: () => {
+      resolveModel: async () => {
         const model = resolveRoleModel(config, "title");
         const endpoint = resolveEndpoint(model.id, config, context.env);
-        return { model, endpoint, client: createClient(endpoint, context.env) };
+        return {
+          model,
+          endpoint,
+          client: await createClient(endpoint, context.env),
+        };
       },
       workspace,
       ref: conversation.ref,

@@ -186,7 +186,7 @@ async function summarizeConversation(
       outcome.status = "nothing_to_do";
       return outcome;
     }
-    const summarizer = createSummarizer(resolved, context.env);
+    const summarizer = await createSummarizer(resolved, context.env);
     let remaining = candidateIds;
     while (remaining.length > 0 && !options.signal.aborted) {
       const snapshot = (await loadConversation(ref)).stream;

@@ -5,9 +5,10 @@
  * @module
  */
 
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { EnvReader } from "../workspace/workspace.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
+import { loadOpenAi } from "./openai_sdk.ts";
 
 /** A required API key is not set; names the variable. */
 export class MissingApiKeyError extends Error {
@@ -28,7 +29,7 @@ export class MissingApiKeyError extends Error {
 }
 
 /**
- * Creates an OpenAI SDK client for an endpoint.
+ * Creates an OpenAI SDK client for an endpoint (loading the SDK on first use).
  *
  * @param endpoint The resolved endpoint.
  * @param env Environment access (the key is read here).
@@ -37,19 +38,20 @@ export class MissingApiKeyError extends Error {
  * @returns The client.
  * @throws {MissingApiKeyError} When the provider needs a key and its variable is unset.
  */
-export function createClient(
+export async function createClient(
   endpoint: ProviderEndpoint,
   env: EnvReader,
   options: { fetch?: typeof fetch; maxRetries?: number; timeoutMs?: number } =
     {},
-): OpenAI {
+): Promise<OpenAI> {
   const key = endpoint.apiKeyEnv === undefined
     ? undefined
     : env(endpoint.apiKeyEnv);
   if (endpoint.keyRequired && !key) {
     throw new MissingApiKeyError(endpoint.provider, endpoint.apiKeyEnv!);
   }
-  return new OpenAI({
+  const OpenAiClient = await loadOpenAi();
+  return new OpenAiClient({
     baseURL: endpoint.baseUrl,
     // Providers without keys still get a placeholder: the SDK requires one.
     apiKey: key || "no-key",

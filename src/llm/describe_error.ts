@@ -5,8 +5,8 @@
  * @module
  */
 
-import OpenAI from "openai";
 import type { ProviderEndpoint } from "./endpoint.ts";
+import { loadedOpenAi } from "./openai_sdk.ts";
 
 /** A model call failed; the message is ready for the user. */
 export class ModelCallError extends Error {
@@ -33,13 +33,15 @@ export function describeModelError(
   endpoint: ProviderEndpoint,
   model: string,
 ): ModelCallError {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+  const sdk = loadedOpenAi();
+  if (sdk === undefined) return plainError(error);
+  if (error instanceof sdk.APIConnectionTimeoutError) {
     return new ModelCallError(
       `${endpoint.provider} did not answer in time at ${endpoint.baseUrl}`,
       error,
     );
   }
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (error instanceof sdk.APIConnectionError) {
     const cause = error.cause instanceof Error
       ? `: ${error.cause.message.split("\n")[0]}`
       : "";
@@ -48,7 +50,7 @@ export function describeModelError(
       error,
     );
   }
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof sdk.APIError) {
     const detail = (error.error as { message?: unknown } | undefined)?.message;
     const text = typeof detail === "string" ? `: ${detail.split("\n")[0]}` : "";
     if (error.status === 401 || error.status === 403) {
@@ -73,6 +75,10 @@ export function describeModelError(
       error,
     );
   }
+  return plainError(error);
+}
+
+function plainError(error: unknown): ModelCallError {
   return new ModelCallError(
     error instanceof Error ? error.message : String(error),
     error,

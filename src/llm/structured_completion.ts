@@ -7,10 +7,11 @@
  * @module
  */
 
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ChatMessage } from "./chat_stream.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
 import type { StructuredOutput } from "./providers.ts";
+import { loadOpenAi } from "./openai_sdk.ts";
 
 /** What to ask for. */
 export interface StructuredRequest {
@@ -56,6 +57,7 @@ export async function structuredCompletion(
   request: StructuredRequest,
   signal: AbortSignal,
 ): Promise<string> {
+  const { APIError } = await loadOpenAi();
   const ladder = outputLadder(endpoint.structuredOutput);
   for (const [i, rung] of ladder.entries()) {
     try {
@@ -73,7 +75,7 @@ export async function structuredCompletion(
     } catch (error) {
       const lastRung = i === ladder.length - 1;
       if (
-        !lastRung && error instanceof OpenAI.APIError && error.status === 400
+        !lastRung && error instanceof APIError && error.status === 400
       ) continue;
       throw error;
     }

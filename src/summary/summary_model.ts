@@ -67,13 +67,13 @@ export async function resolveSummaryModel(
  * @returns The summarizer.
  * @throws {MissingApiKeyError} When the provider's key is not set.
  */
-export function createSummarizer(
+export async function createSummarizer(
   resolved: ResolvedSummaryModel,
   env: EnvReader,
-): Summarizer {
+): Promise<Summarizer> {
   return new OpenAiSummarizer(
     resolved.model,
     resolved.endpoint,
-    createClient(resolved.endpoint, env),
+    await createClient(resolved.endpoint, env),
   );
 }

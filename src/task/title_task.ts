@@ -70,7 +70,7 @@ export interface TitleTaskOptions {
   /** The conversation's messages so far (the first request). */
   messages: ChatMessage[];
   /** Resolves the title model (may throw: no key). */
-  resolveModel: () => TitleModel;
+  resolveModel: () => Promise<TitleModel>;
   /** The workspace. */
   workspace: Workspace;
   /** The conversation. */
@@ -102,7 +102,7 @@ export class TitleTask implements BackgroundTask {
    * @param signal Aborts the request.
    */
   async run(signal: AbortSignal): Promise<void> {
-    const { model, endpoint, client } = this.#options.resolveModel();
+    const { model, endpoint, client } = await this.#options.resolveModel();
     const answer = await abortable(
       structuredCompletion(client, endpoint, {
         model: model.id.name,

@@ -5,9 +5,12 @@
  * Without it they run `main.ts`.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { runJpt } from "../support/cli.ts";
+import { FakeLlm } from "../support/fake_llm.ts";
 import { testdata } from "../support/paths.ts";
+import { tempWorkspace } from "../support/workspace.ts";
 
 const entry = Deno.env.get("JPT_ENTRY");
 const workspace = testdata("workspace");
@@ -58,4 +61,25 @@ Deno.test("smoke: turns, check and summarize --dry-run on test data", async () =
     2,
   );
   await Deno.remove(options.cwd, { recursive: true });
+});
+
+Deno.test("smoke: query streams a reply through the lazily loaded model client", async () => {
+  await using server = FakeLlm.start((request) =>
+    request.body?.stream
+      ? { stream: { pieces: ["Hello", " from the bundle."] } }
+      : { status: 404 }
+  );
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n[conversation.turn_summary.generate]\nauto = false\n`,
+  );
+  const query = await runJpt(["query", "--no-title", "hi"], {
+    ...(entry === undefined ? {} : { entry }),
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(query.code, 0, query.stderr);
+  assert.equal(query.stdout, "Hello from the bundle.\n");
+  assert.equal(server.chatRequests.length, 1);
 });

@@ -17,7 +17,7 @@ Deno.test("createClient() sends requests to the resolved URL with the key and he
     config,
     env,
   );
-  const client = createClient(endpoint, env);
+  const client = await createClient(endpoint, env);
   const reply = await client.chat.completions.create({
     model: "anthropic/claude",
     messages: [{ role: "user", content: "hi" }],
@@ -37,7 +37,7 @@ Deno.test("createClient() reaches an openai_compat endpoint without a key", asyn
       llm: { openai_compat: { base_url: `${server.url}/custom/v1` } },
     },
   };
-  const client = createClient(
+  const client = await createClient(
     resolveEndpoint(
       { provider: "openai_compat", name: "local" },
       config,
@@ -52,13 +52,13 @@ Deno.test("createClient() reaches an openai_compat endpoint without a key", asyn
   assert.equal(server.requests[0]!.path, "/custom/v1/chat/completions");
 });
 
-Deno.test("createClient() names the missing key variable", () => {
+Deno.test("createClient() names the missing key variable", async () => {
   const endpoint = resolveEndpoint(
     { provider: "anthropic", name: "claude" },
     {},
     () => undefined,
   );
-  assert.throws(
+  await assert.rejects(
     () => createClient(endpoint, () => undefined),
     (error) =>
       error instanceof MissingApiKeyError &&

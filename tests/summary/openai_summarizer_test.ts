@@ -32,7 +32,7 @@ const batch: PreparedTurn[] = [
   },
 ];
 
-function summarizerFor(
+async function summarizerFor(
   server: FakeLlm,
   provider: string,
   extra: Record<string, unknown> = {},
@@ -44,12 +44,16 @@ function summarizerFor(
   const model = resolveRoleModel(config, "turn_summary");
   const env = (name: string) => name.endsWith("_API_KEY") ? "key" : undefined;
   const endpoint = resolveEndpoint(model.id, config, env);
-  return new OpenAiSummarizer(model, endpoint, createClient(endpoint, env));
+  return new OpenAiSummarizer(
+    model,
+    endpoint,
+    await createClient(endpoint, env),
+  );
 }
 
 Deno.test("OpenAiSummarizer sends the prompt, the transcripts and a strict schema of the packed ids", async () => {
   await using server = FakeLlm.start(summaryResponder());
-  const result = await summarizerFor(server, "openai").summarize(
+  const result = await (await summarizerFor(server, "openai")).summarize(
     batch,
     new AbortController().signal,
   );
@@ -100,7 +104,7 @@ Deno.test("OpenAiSummarizer steps down the ladder when a server rejects the form
       json: chatCompletion('Sure: {"summaries": {"a1": "Plain text rung"}}'),
     };
   });
-  const result = await summarizerFor(server, "openai").summarize(
+  const result = await (await summarizerFor(server, "openai")).summarize(
     batch,
     new AbortController().signal,
   );
@@ -117,15 +121,15 @@ Deno.test("OpenAiSummarizer steps down the ladder when a server rejects the form
 
 Deno.test("OpenAiSummarizer uses each provider's capability", async () => {
   await using server = FakeLlm.start(summaryResponder());
-  await summarizerFor(server, "deepseek").summarize(
+  await (await summarizerFor(server, "deepseek")).summarize(
     batch,
     new AbortController().signal,
   );
-  await summarizerFor(server, "anthropic").summarize(
+  await (await summarizerFor(server, "anthropic")).summarize(
     batch,
     new AbortController().signal,
   );
-  await summarizerFor(server, "ollama").summarize(
+  await (await summarizerFor(server, "ollama")).summarize(
     batch,
     new AbortController().signal,
   );
@@ -144,7 +148,7 @@ Deno.test("OpenAiSummarizer uses each provider's capability", async () => {
 Deno.test("OpenAiSummarizer passes the abort to the HTTP request", async () => {
   await using server = FakeLlm.start(() => ({ hang: true }));
   const controller = new AbortController();
-  const pending = summarizerFor(server, "ollama").summarize(
+  const pending = (await summarizerFor(server, "ollama")).summarize(
     batch,
     controller.signal,
   );

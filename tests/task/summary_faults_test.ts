@@ -50,7 +50,7 @@ async function drainWith(baseUrl: string, budgetMs: number) {
         signal,
       });
       return {
-        summarizer: createSummarizer(resolved, () => undefined),
+        summarizer: await createSummarizer(resolved, () => undefined),
         contextWindow: resolved.contextWindow.tokens,
       };
     },
