@@ -6,11 +6,6 @@
  * @module
  */
 
-// Only the alphabet and trailing padding: the strict decoder checks the
-// rest (length, padding count, zero overflow bits) and would otherwise
-// skip whitespace, which jp's decoder rejects.
-const STANDARD = /^[A-Za-z0-9+/]*={0,2}$/;
-const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
@@ -28,7 +23,7 @@ const encoder = new TextEncoder();
  * @returns The decoded text, or `undefined` when jp would keep the string as is.
  */
 export function decodeBase64Text(text: string): string | undefined {
-  return STANDARD.test(text) ? decode(text, "base64") : undefined;
+  return decode(text, "base64");
 }
 
 /**
@@ -39,7 +34,7 @@ export function decodeBase64Text(text: string): string | undefined {
  * @returns `true` when it decodes only with the URL-safe alphabet.
  */
 export function isUrlSafeBase64Text(text: string): boolean {
-  return !STANDARD.test(text) && URL_SAFE.test(text) &&
+  return decode(text, "base64") === undefined &&
     decode(text, "base64url") !== undefined;
 }
 
@@ -102,11 +97,17 @@ function decode(
   text: string,
   alphabet: "base64" | "base64url",
 ): string | undefined {
+  // Padded base64 comes in whole four-character groups.
+  if (text.length % 4 !== 0) return undefined;
   try {
     const bytes = Uint8Array.fromBase64(text, {
       alphabet,
       lastChunkHandling: "strict",
     });
+    // The decoder skips ASCII whitespace, which jp's decoder rejects: fewer
+    // bytes than the length promises means some was skipped.
+    const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+    if (bytes.length !== text.length / 4 * 3 - padding) return undefined;
     return utf8.decode(bytes);
   } catch {
     return undefined;
