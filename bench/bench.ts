@@ -237,19 +237,15 @@ async function scale(sizes: number[]): Promise<ScaleRow[]> {
         : await writeIn(memory, false);
       const copyMemory = memory === undefined ? NaN : await copyIn(memory);
       const cliRuns = turns >= 10000 ? 2 : 3;
-      const turnsCli = median(
-        await Promise.all([...Array(cliRuns)].map(() => 0)).then(async () => {
-          const samples: number[] = [];
-          for (let i = 0; i < cliRuns; i++) {
-            samples.push((await runCli(["turns", conversation])).wall);
-          }
-          return samples;
-        }),
-      );
-      const checkSamples: number[] = [];
-      for (let i = 0; i < cliRuns; i++) {
-        checkSamples.push((await runCli(["check", conversation])).wall);
-      }
+      const cliMedian = async (command: string) => {
+        const samples: number[] = [];
+        for (let i = 0; i < cliRuns; i++) {
+          samples.push((await runCli([command, conversation])).wall);
+        }
+        return median(samples);
+      };
+      const turnsCli = await cliMedian("turns");
+      const checkCli = await cliMedian("check");
       rows.push({
         turns,
         mb: bytes.length / 1e6,
@@ -265,7 +261,7 @@ async function scale(sizes: number[]): Promise<ScaleRow[]> {
         writeMemory,
         copyMemory,
         turnsCli,
-        checkCli: median(checkSamples),
+        checkCli,
       });
       console.error(`scale: ${turns} turns done`);
     }

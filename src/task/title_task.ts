@@ -69,7 +69,7 @@ export interface TitleModel {
 export interface TitleTaskOptions {
   /** The conversation's messages so far (the first request). */
   messages: ChatMessage[];
-  /** Resolves the title model (may throw: no key). */
+  /** Resolves the title model and its client (rejects without a key). */
   resolveModel: () => Promise<TitleModel>;
   /** The workspace. */
   workspace: Workspace;
