@@ -1,3 +1,4 @@
+import { eventIdOf } from "./event_id.ts";
 import { parseJsonOrdered } from "./json_parse.ts";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json_value.ts";
 import { writeJsonPretty } from "./json_write.ts";
@@ -122,9 +123,7 @@ export class Entry {
     return new Entry(writeJsonPretty(canonical, 1), {
       type,
       timestamp,
-      eventId: typeof eventId === "string" && eventId !== ""
-        ? eventId
-        : undefined,
+      eventId: eventIdOf(eventId),
       callId: typeof callId === "string" ? callId : undefined,
     });
   }
@@ -169,10 +168,8 @@ export class Entry {
  */
 export function canonicalEntryTree(tree: JsonObject): JsonObject {
   const out: JsonObject = new Map();
-  const eventId = tree.get("event_id");
-  if (typeof eventId === "string" && eventId !== "") {
-    out.set("event_id", eventId);
-  }
+  const eventId = eventIdOf(tree.get("event_id"));
+  if (eventId !== undefined) out.set("event_id", eventId);
   const type = tree.get("type");
   const fields = typeof type === "string" ? EVENT_FIELDS[type] : undefined;
   if (fields === undefined) {

@@ -10,6 +10,17 @@ const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 export const EVENT_ID_LENGTH = 7;
 
 /**
+ * Reads an entry's `event_id` value: a non-empty string is the id; missing,
+ * `null` and `""` mean the entry has none.
+ *
+ * @param value The stored `event_id` value.
+ * @returns The id, or `undefined` when the entry has none.
+ */
+export function eventIdOf(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
  * Generates an event id that is not in `taken`, and adds it there.
  *
  * @example

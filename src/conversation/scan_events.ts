@@ -10,6 +10,7 @@
  */
 
 import type { EntryIdentity } from "./entry.ts";
+import { eventIdOf } from "./event_id.ts";
 
 /** A problem in the bytes of `events.json`, with where it was found. */
 export class EventsSyntaxError extends SyntaxError {
@@ -86,9 +87,7 @@ export function entryIdentity(
   return {
     type,
     timestamp,
-    eventId: typeof eventId === "string" && eventId !== ""
-      ? eventId
-      : undefined,
+    eventId: eventIdOf(eventId),
     callId: typeof id === "string" ? id : undefined,
   };
 }
