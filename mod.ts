@@ -2,13 +2,26 @@
  * jpt: read and write jp's `.jp` conversation files byte for byte, with turn
  * summaries (RFD 126) on each `turn_start`.
  *
+ * The library is layered like the command line (see ARCHITECTURE.md): the
+ * byte-exact codec (`ConversationStream`, `Turn`), the workspace and jp's lock
+ * (`Workspace`, `lockConversation`, `loadConversation`, `saveConversation`),
+ * the summary engine (`turnTranscript`, `turnFingerprint`, `Summarizer`), and
+ * the flows the CLI runs (`catchUpConversation`, `runTurn`, `backfill`).
+ *
  * @example Read a conversation and list its turns
- * ```ts ignore
- * import { ConversationStream } from "jsr:@jpt/cli";
- * const stream = ConversationStream.parse(await Deno.readFile("events.json"));
- * for (const turn of stream.turns()) {
- *   console.log(turn.index, turn.id, turn.summary ?? turn.fallbackSummary());
- * }
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ConversationStream } from "@jpt/cli";
+ * const stream = ConversationStream.parse(new TextEncoder().encode(JSON.stringify([
+ *   { timestamp: "2026-01-01 00:00:00.0", type: "turn_start", event_id: "a1", summary: "Fix the parser" },
+ *   { timestamp: "2026-01-01 00:00:00.1", type: "chat_request", content: "The parser fails" },
+ *   { timestamp: "2026-01-01 00:00:01.0", type: "turn_start" },
+ *   { timestamp: "2026-01-01 00:00:01.1", type: "chat_request", content: "Now add tests\nplease" },
+ * ])));
+ * const labels = stream.turns().map((turn) =>
+ *   turn.summary ?? `[fallback] ${turn.fallbackSummary()}`
+ * );
+ * assert.deepEqual(labels, ["Fix the parser", "[fallback] Now add tests"]);
  * ```
  *
  * Run as a program (`deno run -A jsr:@jpt/cli`, `deno install -g -A -n jpt
@@ -63,3 +76,66 @@ export {
 } from "./src/conversation/json_value.ts";
 export { parseJsonOrdered } from "./src/conversation/json_parse.ts";
 export { writeJsonPretty } from "./src/conversation/json_write.ts";
+export {
+  causeChain,
+  ExitCode,
+  type ExitCodeValue,
+  JptError,
+  type JptErrorOptions,
+  UsageError,
+} from "./src/errors/jpt_error.ts";
+export {
+  type EnvReader,
+  Workspace,
+  WorkspaceNotFoundError,
+} from "./src/workspace/workspace.ts";
+export {
+  type ConversationCopy,
+  ConversationFileError,
+  ConversationNotFoundError,
+  type ConversationRef,
+  listConversations,
+  loadConversation,
+  type LoadedConversation,
+  lockConversation,
+  resolveConversation,
+  saveConversation,
+} from "./src/workspace/conversation_files.ts";
+export { ConversationLock, LockHeldError } from "./src/workspace/lock.ts";
+export { turnTranscript } from "./src/summary/transcript.ts";
+export { turnFingerprint } from "./src/summary/turn_fingerprint.ts";
+export { type PreparedTurn, prepareTurn } from "./src/summary/prepared_turn.ts";
+export type { Summarizer } from "./src/summary/summarizer.ts";
+export type {
+  SkippedTurn,
+  SkipReason,
+  SummarizedTurn,
+  SummaryModel,
+} from "./src/task/turn_summary_task.ts";
+export {
+  catchUpConversation,
+  type CatchUpOptions,
+  type CatchUpResult,
+} from "./src/app/catch_up.ts";
+export {
+  type CatchUpPlan,
+  planCatchUp,
+  type PlannedBatch,
+} from "./src/app/plan_catch_up.ts";
+export {
+  backfill,
+  type BackfillOptions,
+  type BackfillOutcome,
+} from "./src/app/backfill.ts";
+export {
+  runTurn,
+  type TurnOutcome,
+  type TurnRequest,
+  type TurnSink,
+} from "./src/app/run_turn.ts";
+export {
+  currentWorkspace,
+  effectiveConfig,
+  type Session,
+  targetConversation,
+} from "./src/app/session.ts";

@@ -1,60 +1,59 @@
-import { relative, resolve } from "node:path";
-import {
-  checkConversation,
-  type ConversationCheck,
-  conversationDirsUnder,
-} from "../workspace/check_conversation.ts";
-import { type CliContext, currentWorkspace } from "./context.ts";
-import { ExitCode } from "./errors.ts";
+/**
+ * `jpt check [PATH...]`: validates conversations for CI.
+ *
+ * @module
+ */
+
+import { relative } from "node:path";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import { ExitCode } from "../errors/jpt_error.ts";
+import type { ConversationCheck } from "../workspace/check_conversation.ts";
+import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 
 /**
- * `jpt check [PATH...]`: validates conversations for CI. Each path is a
- * conversation directory, a workspace, or a folder of conversations; the
- * default is the current workspace.
+ * Adds `check` to the program.
  *
- * @param context The command context.
- * @param paths The paths given.
- * @param options `json` for machine-readable output.
- * @returns 0 when no conversation has errors, 1 otherwise.
+ * @param program The root command.
+ * @param deps See {@linkcode CommandDeps}.
  */
-export async function checkCommand(
-  context: CliContext,
-  paths: string[],
-  options: { json: boolean },
-): Promise<number> {
-  const roots = paths.length > 0
-    ? paths.map((path) => resolve(context.cwd, path))
-    : [(await currentWorkspace(context)).root];
-  const results: ConversationCheck[] = [];
-  for (const root of roots) {
-    const dirs = await conversationDirsUnder(root);
-    if (dirs.length === 0) {
-      results.push({
-        path: root,
-        ok: false,
-        errors: ["No conversation found here"],
-        warnings: [],
-      });
-    }
-    for (const dir of dirs) results.push(await checkConversation(dir));
-  }
-  const ok = results.every((result) => result.ok);
-  if (options.json) {
-    context.io.out(formatJson({ ok, conversations: results }));
-  } else {
-    context.io.out(formatReport(context, results));
-  }
-  return ok ? ExitCode.ok : ExitCode.failure;
+export function addCheckCommand(
+  program: CommandUnknownOpts,
+  deps: CommandDeps,
+): void {
+  program.command("check")
+    .description(
+      "validate conversations (for CI over committed .jp directories)",
+    )
+    .argument(
+      "[paths...]",
+      "conversation directories, workspaces, or folders of conversations (default: this workspace)",
+    )
+    .addOption(jsonOption())
+    .addHelpText(
+      "after",
+      "\nChecks that every file parses, round-trips byte for byte, is in the form jp writes,\n" +
+        "and keeps jp's invariants. Exits 0 when no conversation has errors, 1 otherwise.\n\n" +
+        "Examples:\n  jpt check\n  jpt check .jp/conversations --json\n",
+    )
+    .action(async (paths, opts) => {
+      const { checkPaths } = await import("../app/check_paths.ts");
+      const context = deps.context();
+      const results = await checkPaths(context, paths);
+      const ok = results.every((result) => result.ok);
+      context.io.out(
+        opts.json
+          ? formatJson({ ok, conversations: results })
+          : formatReport(context.cwd, results),
+      );
+      deps.setExitCode(ok ? ExitCode.ok : ExitCode.failure);
+    });
 }
 
-function formatReport(
-  context: CliContext,
-  results: ConversationCheck[],
-): string {
+function formatReport(cwd: string, results: ConversationCheck[]): string {
   let text = "";
   for (const result of results) {
-    const shown = relative(context.cwd, result.path) || ".";
+    const shown = relative(cwd, result.path) || ".";
     const notes = result.warnings.length > 0
       ? ` (${result.warnings.length} warning${
         result.warnings.length === 1 ? "" : "s"

@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { Command } from "commander";
-import { ExitCode, UsageError } from "./errors.ts";
-import type { CliContext } from "./context.ts";
+import { Argument, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { ExitCode } from "../errors/jpt_error.ts";
+import type { CommandDeps } from "./command_deps.ts";
 
 /** The shells jpt writes completions for. */
 export const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -21,35 +21,36 @@ interface CommandInfo {
 }
 
 /**
- * `jpt completions <shell>`: prints the completion script.
+ * Adds `completions <shell>` to the program.
  *
- * @param context The command context.
- * @param program The root command.
- * @param shell `bash`, `zsh` or `fish`.
- * @returns The exit code.
+ * @param program The root command (its tree is what the scripts complete).
+ * @param deps See {@linkcode CommandDeps}.
  */
-export function completionsCommand(
-  context: CliContext,
-  program: Command,
-  shell: string,
-): number {
-  if (!(SHELLS as readonly string[]).includes(shell)) {
-    throw new UsageError(
-      `Unknown shell "${shell}" (use one of ${SHELLS.join(", ")})`,
-    );
-  }
-  const commands = describe(program, "");
-  context.io.out(
-    shell === "bash"
-      ? bash(commands)
-      : shell === "zsh"
-      ? zsh(commands)
-      : fish(commands),
-  );
-  return ExitCode.ok;
+export function addCompletionsCommand(
+  program: CommandUnknownOpts,
+  deps: CommandDeps,
+): void {
+  program.command("completions")
+    .description("print a shell completion script")
+    .addArgument(new Argument("<shell>", "the shell").choices(SHELLS))
+    .addHelpText(
+      "after",
+      "\nbash: source <(jpt completions bash)\nzsh:  source <(jpt completions zsh)\nfish: jpt completions fish | source\n",
+    )
+    .action((shell) => {
+      const commands = describe(program, "");
+      deps.context().io.out(
+        shell === "bash"
+          ? bash(commands)
+          : shell === "zsh"
+          ? zsh(commands)
+          : fish(commands),
+      );
+      deps.setExitCode(ExitCode.ok);
+    });
 }
 
-function describe(command: Command, path: string): CommandInfo[] {
+function describe(command: CommandUnknownOpts, path: string): CommandInfo[] {
   const info: CommandInfo = {
     path,
     description: command.description(),

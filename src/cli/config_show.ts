@@ -1,11 +1,21 @@
+/**
+ * `jpt config show [KEY]`: the effective config, or one key of it, as
+ * `key = value` lines (values in JSON notation) or JSON; `--origin` names the
+ * layer that set each value. Keys jpt does not know are reported on stderr.
+ *
+ * @module
+ */
+
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
 import { isPlainObject, unknownKeys } from "../config/schema.ts";
-import { type CliContext, inspectedConfig } from "./context.ts";
-import { ExitCode, UsageError } from "./errors.ts";
+import { ExitCode, UsageError } from "../errors/jpt_error.ts";
+import { type CommandDeps, jsonOption } from "./command_deps.ts";
+import type { CliContext } from "./context.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 
 /** Options of `jpt config show`. */
-export interface ConfigShowOptions {
+interface ConfigShowOptions {
   /** Print JSON. */
   json: boolean;
   /** Name the layer that set each value. */
@@ -15,20 +25,51 @@ export interface ConfigShowOptions {
 }
 
 /**
- * `jpt config show [KEY]`: the effective config, or one key of it, as
- * `key = value` lines (values in JSON notation) or JSON; `--origin` names the
- * layer that set each value. Keys jpt does not know are reported on stderr.
+ * Adds `config` with `show` to the program.
  *
- * @param context The command context.
- * @param key A dotted key, or `undefined` for everything.
- * @param options Output options.
- * @returns The exit code (1 when the key is not set).
+ * @param program The root command.
+ * @param deps See {@linkcode CommandDeps}.
  */
-export async function configShowCommand(
+export function addConfigCommand(
+  program: CommandUnknownOpts,
+  deps: CommandDeps,
+): void {
+  const config = program.command("config").description(
+    "inspect the effective configuration",
+  );
+  config.command("show")
+    .description("print the effective config, or one key of it")
+    .argument("[key]", "a dotted key, e.g. conversation.turn_summary.generate")
+    .addOption(jsonOption())
+    .option("--origin", "name the layer that set each value")
+    .option(
+      "--conversation <id>",
+      "include this conversation's own config layer",
+    )
+    .addHelpText(
+      "after",
+      "\nLayers, later wins: defaults, user-global config, .jp/config.toml, .jp.toml files from the\n" +
+        "workspace root down to here, the user-local config, JP_CFG_* variables, the conversation,\n" +
+        "then --cfg and --model. Exit code 1 when the key is not set.\n\n" +
+        "Examples:\n  jpt config show\n  jpt config show conversation.turn_summary.generate --json --origin\n",
+    )
+    .action(async (key, opts) => {
+      deps.setExitCode(
+        await showConfig(deps.context(), key, {
+          json: opts.json === true,
+          origin: opts.origin === true,
+          conversation: opts.conversation,
+        }),
+      );
+    });
+}
+
+async function showConfig(
   context: CliContext,
   key: string | undefined,
   options: ConfigShowOptions,
 ): Promise<number> {
+  const { inspectedConfig } = await import("../app/session.ts");
   const config = await inspectedConfig(context, options.conversation);
   if (key !== undefined && !/^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/.test(key)) {
     throw new UsageError(`"${key}" is not a dotted config key`);

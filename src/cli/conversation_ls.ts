@@ -1,76 +1,49 @@
-import { formatConversationId } from "../workspace/conversation_id.ts";
-import {
-  type ConversationRef,
-  listConversations,
-  loadConversation,
-} from "../workspace/conversation_files.ts";
-import { type CliContext, currentWorkspace } from "./context.ts";
-import { ExitCode } from "./errors.ts";
-import { formatJson, sanitizeLine } from "./output.ts";
-
-/** One conversation in `jpt conversation ls --json`. */
-export interface ConversationRow {
-  /** `jp-c<id>`. */
-  id: string;
-  /** The title, or `null`. */
-  title: string | null;
-  /** Number of turns. */
-  turns: number;
-  /** Timestamp of the last event, else `last_activated_at`. */
-  last_activity: string;
-  /** `last_activated_at` from the metadata. */
-  last_activated_at: string;
-  /** Which storage roots hold it: `"workspace"`, `"user"`. */
-  roots: string[];
-  /** The directory its events are read from. */
-  path: string;
-}
-
 /**
  * `jpt conversation ls`: every conversation of the workspace with its id,
  * title, number of turns, last activity and storage roots.
  *
- * @param context The command context.
- * @param options `json` for machine-readable output.
- * @returns The exit code (1 when a conversation could not be read; the rest are still listed).
+ * @module
  */
-export async function conversationLsCommand(
-  context: CliContext,
-  options: { json: boolean },
-): Promise<number> {
-  const workspace = await currentWorkspace(context);
-  const rows: ConversationRow[] = [];
-  let failed = false;
-  for (const ref of await listConversations(workspace)) {
-    try {
-      rows.push(await conversationRow(ref));
-    } catch (error) {
-      failed = true;
-      context.io.err(
-        `error: ${
-          sanitizeLine(error instanceof Error ? error.message : String(error))
-        }\n`,
-      );
-    }
-  }
-  context.io.out(options.json ? formatJson(rows) : formatTable(rows));
-  return failed ? ExitCode.failure : ExitCode.ok;
-}
 
-async function conversationRow(ref: ConversationRef): Promise<ConversationRow> {
-  const { stream, metadata, source } = await loadConversation(ref);
-  const last = stream.entries.at(-1)?.timestamp;
-  return {
-    id: formatConversationId(ref.id),
-    title: metadata.title ?? null,
-    turns: stream.turns().length,
-    last_activity: last ?? metadata.lastActivatedAt,
-    last_activated_at: metadata.lastActivatedAt,
-    roots: ref.copies.flatMap((copy) =>
-      copy.root === undefined ? [] : [copy.root.kind]
-    ),
-    path: source.dir,
-  };
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { ConversationRow } from "../app/list_conversations.ts";
+import { ExitCode } from "../errors/jpt_error.ts";
+import { type CommandDeps, jsonOption } from "./command_deps.ts";
+import { formatJson, sanitizeLine } from "./output.ts";
+
+/**
+ * Adds `conversation` (alias `c`) with `ls` to the program.
+ *
+ * @param program The root command.
+ * @param deps See {@linkcode CommandDeps}.
+ */
+export function addConversationCommand(
+  program: CommandUnknownOpts,
+  deps: CommandDeps,
+): void {
+  const conversation = program.command("conversation").alias("c").description(
+    "work with conversations",
+  );
+  conversation.command("ls")
+    .description("list the conversations of the workspace")
+    .addOption(jsonOption())
+    .addHelpText(
+      "after",
+      "\nExit code 1 when a conversation could not be read (the rest are still listed).\n\n" +
+        "Examples:\n  jpt conversation ls\n  jpt c ls --json\n",
+    )
+    .action(async (opts) => {
+      const { listConversations } = await import(
+        "../app/list_conversations.ts"
+      );
+      const context = deps.context();
+      const { rows, errors } = await listConversations(context);
+      for (const error of errors) {
+        context.io.err(`error: ${sanitizeLine(error)}\n`);
+      }
+      context.io.out(opts.json ? formatJson(rows) : formatTable(rows));
+      deps.setExitCode(errors.length > 0 ? ExitCode.failure : ExitCode.ok);
+    });
 }
 
 function formatTable(rows: ConversationRow[]): string {

@@ -1,71 +1,50 @@
-import { formatModelId } from "../config/model_id.ts";
-import { type ModelRole, resolveRoleModel } from "../config/role_models.ts";
-import { contextWindowOf } from "../llm/context_window.ts";
-import { resolveEndpoint } from "../llm/endpoint.ts";
-import { type CliContext, inspectedConfig } from "./context.ts";
-import { ExitCode } from "./errors.ts";
+/**
+ * `jpt models`: which model each role uses and how it is reached.
+ *
+ * @module
+ */
+
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { RoleReport } from "../app/describe_models.ts";
+import { ExitCode } from "../errors/jpt_error.ts";
+import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 
-/** One role in `jpt models --json`. */
-export interface RoleReport {
-  /** `provider/name`. */
-  id: string;
-  /** The provider. */
-  provider: string;
-  /** The model name at the provider. */
-  name: string;
-  /** The OpenAI-compatible base URL used. */
-  base_url: string;
-  /** The API-key variable, or `null` when the provider takes none. */
-  api_key_env: string | null;
-  /** Whether that variable is set (the key is never printed). */
-  api_key_set: boolean;
-  /** The reasoning setting sent, or `null` for the provider's default. */
-  reasoning: unknown;
-  /** Context window in tokens. */
-  context_window: number;
-  /** Where the window came from: `config`, `provider` or `default`. */
-  context_window_source: string;
-  /** The config key the model came from. */
-  source: string;
-}
-
-const ROLES: ModelRole[] = ["assistant", "title", "turn_summary"];
-
 /**
- * `jpt models`: which model each role (assistant, title, turn_summary) uses,
- * where it is reached, whether its key is set, its reasoning setting and
- * context window.
+ * Adds `models` to the program.
  *
- * @param context The command context.
- * @param options `json` output, and a conversation whose config applies.
- * @returns The exit code.
+ * @param program The root command.
+ * @param deps See {@linkcode CommandDeps}.
  */
-export async function modelsCommand(
-  context: CliContext,
-  options: { json: boolean; conversation: string | undefined },
-): Promise<number> {
-  const { values } = await inspectedConfig(context, options.conversation);
-  const report: Record<string, RoleReport> = {};
-  for (const role of ROLES) {
-    const model = resolveRoleModel(values, role);
-    const endpoint = resolveEndpoint(model.id, values, context.env);
-    const window = await contextWindowOf(model, endpoint);
-    report[role] = {
-      id: formatModelId(model.id),
-      provider: model.id.provider,
-      name: model.id.name,
-      base_url: endpoint.baseUrl,
-      api_key_env: endpoint.apiKeyEnv ?? null,
-      api_key_set: endpoint.apiKeySet,
-      reasoning: model.parameters.reasoning ?? null,
-      context_window: window.tokens,
-      context_window_source: window.source,
-      source: model.source,
-    };
-  }
-  context.io.out(options.json ? formatJson(report) : formatReport(report));
-  return ExitCode.ok;
+export function addModelsCommand(
+  program: CommandUnknownOpts,
+  deps: CommandDeps,
+): void {
+  program.command("models")
+    .description(
+      "show the model, endpoint, key and context window of each role",
+    )
+    .addOption(jsonOption())
+    .option(
+      "--conversation <id>",
+      "include this conversation's own config layer",
+    )
+    .addHelpText(
+      "after",
+      "\nRoles: assistant (assistant.model), title (conversation.title.generate.model, else the\n" +
+        "assistant's id) and turn_summary (conversation.turn_summary.generate.model, else the title\n" +
+        "model, else the assistant's id). Background roles default to reasoning effort low, excluded.\n\n" +
+        "Examples:\n  jpt models\n  jpt models --json --conversation jp-c17800000000\n",
+    )
+    .action(async (opts) => {
+      const { describeModels } = await import("../app/describe_models.ts");
+      const context = deps.context();
+      const report = await describeModels(context, {
+        conversation: opts.conversation,
+      });
+      context.io.out(opts.json ? formatJson(report) : formatReport(report));
+      deps.setExitCode(ExitCode.ok);
+    });
 }
 
 function formatReport(report: Record<string, RoleReport>): string {

@@ -1,86 +1,59 @@
-import type { Turn } from "../conversation/turn.ts";
-import { fingerprint } from "../summary/fingerprint.ts";
-import { turnTranscript } from "../summary/transcript.ts";
-import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
-import { loadConversation } from "../workspace/conversation_files.ts";
-import { type CliContext, targetConversation } from "./context.ts";
-import { ExitCode } from "./errors.ts";
-import { formatJson, sanitizeLine } from "./output.ts";
-
-/** Options of `jpt turns`. */
-export interface TurnsOptions {
-  /** Print JSON instead of the list. */
-  json: boolean;
-  /** Mark summaries whose turn changed since they were written. */
-  stale: boolean;
-}
-
-/** One turn in `jpt turns --json`. */
-export interface TurnRow {
-  /** 0-based turn index. */
-  index: number;
-  /** The `turn_start` event id, or `null`. */
-  event_id: string | null;
-  /** The stored summary, or `null`. */
-  summary: string | null;
-  /** The mechanical fallback, or `null` when the turn has no request text. */
-  fallback: string | null;
-  /**
-   * With `--stale`: whether the summary no longer matches the turn (`true`),
-   * still matches (`false`), or cannot be told (`null`: no summary, or no
-   * fingerprint recorded when it was written).
-   */
-  stale?: boolean | null;
-}
-
 /**
  * `jpt turns [CONVERSATION]`: the rebase-style turn list, `# Turn N
  * (<event_id>): <summary>`, numbered from 1 as in RFD 126's plan file; a
  * missing summary shows the fallback marked `[fallback]`.
  *
- * @param context The command context.
- * @param conversation The conversation, or `undefined` for the most recently activated one.
- * @param options Output options.
- * @returns The exit code.
+ * @module
  */
-export async function turnsCommand(
-  context: CliContext,
-  conversation: string | undefined,
-  options: TurnsOptions,
-): Promise<number> {
-  const { workspace, ref } = await targetConversation(context, conversation);
-  const { stream } = await loadConversation(ref);
-  const rows = stream.turns().map(turnRow);
-  if (options.stale) {
-    const recorded = await FingerprintCache.for(
-      context.env,
-      ref.id,
-      workspace?.id,
-    ).read();
-    for (const [i, turn] of stream.turns().entries()) {
-      const id = turn.id;
-      const known = id === undefined || turn.summary === undefined
-        ? undefined
-        : recorded.get(id);
-      rows[i]!.stale = known === undefined
-        ? null
-        : known !== await fingerprint(turnTranscript(turn, id!));
-    }
-  }
-  context.io.out(
-    options.json ? formatJson(rows) : rows.map(formatTurnLine).join(""),
-  );
-  return ExitCode.ok;
-}
 
-function turnRow(turn: Turn): TurnRow {
-  const summary = turn.summary;
-  return {
-    index: turn.index,
-    event_id: turn.id ?? null,
-    summary: summary ?? null,
-    fallback: turn.fallbackSummary() ?? null,
-  };
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { TurnRow } from "../app/list_turns.ts";
+import { ExitCode } from "../errors/jpt_error.ts";
+import { type CommandDeps, jsonOption } from "./command_deps.ts";
+import { formatJson, sanitizeLine } from "./output.ts";
+
+/**
+ * Adds `turns` to the program.
+ *
+ * @param program The root command.
+ * @param deps See {@linkcode CommandDeps}.
+ */
+export function addTurnsCommand(
+  program: CommandUnknownOpts,
+  deps: CommandDeps,
+): void {
+  program.command("turns")
+    .description(
+      "list the turns of a conversation with their ids and summaries",
+    )
+    .argument(
+      "[conversation]",
+      "jp-c<id>, <id>, or a conversation directory (default: most recently activated)",
+    )
+    .addOption(jsonOption())
+    .option(
+      "--stale",
+      "mark summaries whose turn changed since jpt wrote them ([stale]; [unverified] when unknown)",
+    )
+    .addHelpText(
+      "after",
+      "\nEach line is `# Turn N (<event_id>): <summary>`, numbered from 1. A turn without a\n" +
+        "stored summary shows its first request line, marked [fallback]. --json gives\n" +
+        '[{"index", "event_id", "summary", "fallback"}] with 0-based indices.\n\n' +
+        "Examples:\n  jpt turns\n  jpt turns jp-c17800000000 --json\n",
+    )
+    .action(async (conversation, opts) => {
+      const { listTurns } = await import("../app/list_turns.ts");
+      const context = deps.context();
+      const rows = await listTurns(context, {
+        conversation,
+        stale: opts.stale === true,
+      });
+      context.io.out(
+        opts.json ? formatJson(rows) : rows.map(formatTurnLine).join(""),
+      );
+      deps.setExitCode(ExitCode.ok);
+    });
 }
 
 /**

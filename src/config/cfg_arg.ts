@@ -5,6 +5,7 @@
  * @module
  */
 
+import { ExitCode, JptError } from "../errors/jpt_error.ts";
 import { convertText } from "./schema.ts";
 
 /** What one `--cfg` value does to the config. */
@@ -15,14 +16,15 @@ export type CfgOperation =
   | { kind: "append"; path: string[]; value: unknown };
 
 /** A `--cfg` value that cannot be understood; a usage error. */
-export class CfgSyntaxError extends SyntaxError {
+export class CfgSyntaxError extends JptError {
   /**
    * @param arg The value given.
    * @param detail What is wrong.
    */
   constructor(arg: string, detail: string) {
-    super(`Invalid --cfg ${JSON.stringify(arg)}: ${detail}`);
-    this.name = "CfgSyntaxError";
+    super(`Invalid --cfg ${JSON.stringify(arg)}: ${detail}`, {
+      exitCode: ExitCode.usage,
+    });
   }
 }
 

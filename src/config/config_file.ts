@@ -5,6 +5,7 @@
  * @module
  */
 
+import { JptError } from "../errors/jpt_error.ts";
 import {
   dirname,
   extname,
@@ -34,7 +35,7 @@ const SUPPORTED = new Set([".toml", ".json"]);
 const DEFAULT_EXTENDS = ["config.d/**/*"];
 
 /** A config file cannot be read or parsed; names the file and position. */
-export class ConfigFileError extends Error {
+export class ConfigFileError extends JptError {
   /** The file. */
   readonly path: string;
 
@@ -45,7 +46,6 @@ export class ConfigFileError extends Error {
    */
   constructor(path: string, detail: string, cause?: unknown) {
     super(`Cannot read config "${path}": ${detail}`, { cause });
-    this.name = "ConfigFileError";
     this.path = path;
   }
 }

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { JptError } from "../errors/jpt_error.ts";
 import type { CfgOperation } from "./cfg_arg.ts";
 import {
   ANY_KEY,
@@ -19,14 +20,13 @@ import {
 const PREFIX = "JP_CFG_";
 
 /** A `JP_CFG_*` variable that cannot be used. */
-export class EnvConfigError extends Error {
+export class EnvConfigError extends JptError {
   /**
    * @param name The variable.
    * @param detail What is wrong.
    */
   constructor(name: string, detail: string) {
     super(`Invalid environment variable ${name}: ${detail}`);
-    this.name = "EnvConfigError";
   }
 }
 

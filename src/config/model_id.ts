@@ -6,7 +6,8 @@
  * @module
  */
 
-import { PROVIDER_NAMES, PROVIDERS } from "../llm/providers.ts";
+import { JptError } from "../errors/jpt_error.ts";
+import { isProviderId, PROVIDER_IDS } from "./provider_id.ts";
 import { isPlainObject } from "./schema.ts";
 
 /** A resolved model id. */
@@ -18,13 +19,12 @@ export interface ModelId {
 }
 
 /** A model id that cannot be resolved. */
-export class ModelIdError extends Error {
+export class ModelIdError extends JptError {
   /**
    * @param message What is wrong.
    */
   constructor(message: string) {
     super(message);
-    this.name = "ModelIdError";
   }
 }
 
@@ -78,9 +78,9 @@ export function resolveModelId(
       const slash = current.indexOf("/");
       const provider = slash < 0 ? undefined : current.slice(0, slash).trim();
       throw new ModelIdError(
-        provider !== undefined && !PROVIDER_NAMES.includes(provider)
+        provider !== undefined && !isProviderId(provider)
           ? `Unknown provider "${provider}" in model id "${current}" (known: ${
-            PROVIDER_NAMES.join(", ")
+            PROVIDER_IDS.join(", ")
           })`
           : chain.length > 1
           ? `Model alias "${current}" (from ${
@@ -104,7 +104,7 @@ export function parseModelId(text: string): ModelId | undefined {
   if (slash < 0) return undefined;
   const provider = text.slice(0, slash).trim();
   const name = text.slice(slash + 1).trim();
-  if (!Object.hasOwn(PROVIDERS, provider) || !NAME.test(name)) return undefined;
+  if (!isProviderId(provider) || !NAME.test(name)) return undefined;
   return { provider, name };
 }
 
@@ -119,9 +119,9 @@ export function formatModelId(id: ModelId): string {
 }
 
 function checked(provider: string, name: string): ModelId {
-  if (!Object.hasOwn(PROVIDERS, provider)) {
+  if (!isProviderId(provider)) {
     throw new ModelIdError(
-      `Unknown provider "${provider}" (known: ${PROVIDER_NAMES.join(", ")})`,
+      `Unknown provider "${provider}" (known: ${PROVIDER_IDS.join(", ")})`,
     );
   }
   if (!NAME.test(name)) throw new ModelIdError(`Invalid model name "${name}"`);

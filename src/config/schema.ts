@@ -7,6 +7,8 @@
  * @module
  */
 
+import { ExitCode, JptError } from "../errors/jpt_error.ts";
+
 /** How a text value is converted for a field. */
 export type FieldType =
   | "string"
@@ -108,7 +110,7 @@ export function schemaAt(path: readonly string[]): SchemaNode | undefined {
 }
 
 /** A text value does not fit its field's type. */
-export class ConfigValueError extends TypeError {
+export class ConfigValueError extends JptError {
   /**
    * @param path The dotted key.
    * @param expected What the field needs.
@@ -119,8 +121,8 @@ export class ConfigValueError extends TypeError {
       `Invalid value for "${path}": expected ${expected}, got ${
         JSON.stringify(value)
       }`,
+      { exitCode: ExitCode.usage },
     );
-    this.name = "ConfigValueError";
   }
 }
 

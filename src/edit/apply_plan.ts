@@ -13,6 +13,7 @@ import type { Entry } from "../conversation/entry.ts";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { entryFromFile } from "./event_files.ts";
 import type { EditedPlan, Plan } from "./plan.ts";
+import { PlanError } from "./plan_error.ts";
 
 /** What the edit did, turn by turn (turns named by their original index). */
 export interface EditReport {
@@ -40,7 +41,7 @@ type SummaryIntent =
  * @param edited The plan after the editor.
  * @param readFile Reads an event file's text after the editor.
  * @returns The new stream and what happened to each turn.
- * @throws {SyntaxError} When an edited file does not parse, naming it.
+ * @throws {PlanError} When an edited file does not parse, naming it.
  */
 export function applyPlan(
   original: ConversationStream,
@@ -69,7 +70,7 @@ export function applyPlan(
   for (const turn of edited.turns) {
     const laidOut = plan.turns.find((candidate) => candidate.key === turn.key)!;
     if (seen.has(turn.key)) {
-      throw new SyntaxError(
+      throw new PlanError(
         `Turn ${laidOut.index + 1} appears twice in the plan`,
       );
     }

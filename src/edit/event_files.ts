@@ -21,6 +21,7 @@ import {
   type JsonValue,
 } from "../conversation/json_value.ts";
 import { writeJsonPretty } from "../conversation/json_write.ts";
+import { PlanError } from "./plan_error.ts";
 
 /** An entry laid out as a file. */
 export interface EventFile {
@@ -134,7 +135,7 @@ function toolNameOf(entry: Entry): string {
  * @param file The file as laid out.
  * @param edited The file's text after the editor.
  * @returns The entry.
- * @throws {SyntaxError} When an edited JSON or TOML file does not parse, naming the file.
+ * @throws {PlanError} When an edited JSON or TOML file does not parse, naming the file.
  */
 export function entryFromFile(
   original: Entry,
@@ -169,8 +170,9 @@ export function entryFromFile(
         return Entry.fromTree(requireObject(parseJsonOrdered(edited)));
     }
   } catch (error) {
-    throw new SyntaxError(
+    throw new PlanError(
       `${file.name}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
     );
   }
   return Entry.fromTree(tree);

@@ -10,6 +10,7 @@ import type { Entry } from "../conversation/entry.ts";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { singleLine } from "../conversation/control_chars.ts";
 import { type EventFile, eventFile, rememberToolName } from "./event_files.ts";
+import { PlanError } from "./plan_error.ts";
 
 /** One turn of the plan as laid out. */
 export interface PlanTurn {
@@ -137,7 +138,7 @@ export interface EditedPlan {
  * @param text The plan file after the editor.
  * @param plan The plan as laid out (for the turn ids and file names).
  * @returns The edited plan, or `undefined` when it is empty (abort).
- * @throws {SyntaxError} For a line that is neither a known turn header nor a known file.
+ * @throws {PlanError} For a line that is neither a known turn header nor a known file.
  */
 export function readPlan(text: string, plan: Plan): EditedPlan | undefined {
   const files = new Set(
@@ -166,7 +167,7 @@ export function readPlan(text: string, plan: Plan): EditedPlan | undefined {
     }
     if (line.startsWith("#")) return;
     if (!files.has(line)) {
-      throw new SyntaxError(
+      throw new PlanError(
         `Plan line ${
           lineIndex + 1
         }: "${line}" is not a turn header or an event file of this conversation`,
@@ -198,7 +199,7 @@ function matchHeader(
   if (unnamed !== undefined && rest.startsWith(":")) {
     return { key: unnamed.key, text: rest.slice(1).trim() };
   }
-  throw new SyntaxError(
+  throw new PlanError(
     `Plan line ${
       lineIndex + 1
     }: the turn header names no turn of this conversation`,

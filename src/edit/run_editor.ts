@@ -6,16 +6,16 @@
  * @module
  */
 
+import { JptError } from "../errors/jpt_error.ts";
 import type { EnvReader } from "../workspace/workspace.ts";
 
 /** The editor could not run or exited with an error. */
-export class EditorError extends Error {
+export class EditorError extends JptError {
   /**
    * @param message What happened.
    */
   constructor(message: string) {
     super(message);
-    this.name = "EditorError";
   }
 }
 

@@ -5,13 +5,14 @@
  * @module
  */
 
+import { JptError } from "../errors/jpt_error.ts";
 import type OpenAI from "openai";
 import type { EnvReader } from "../workspace/workspace.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
 import { loadOpenAi } from "./openai_sdk.ts";
 
 /** A required API key is not set; names the variable. */
-export class MissingApiKeyError extends Error {
+export class MissingApiKeyError extends JptError {
   /** The variable that should hold the key. */
   readonly variable: string;
 
@@ -23,7 +24,6 @@ export class MissingApiKeyError extends Error {
     super(
       `No API key for ${provider}: set the environment variable ${variable}`,
     );
-    this.name = "MissingApiKeyError";
     this.variable = variable;
   }
 }

@@ -5,18 +5,18 @@
  * @module
  */
 
+import { JptError } from "../errors/jpt_error.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
 import { loadedOpenAi } from "./openai_sdk.ts";
 
 /** A model call failed; the message is ready for the user. */
-export class ModelCallError extends Error {
+export class ModelCallError extends JptError {
   /**
    * @param message The line to show.
    * @param cause The underlying error.
    */
   constructor(message: string, cause: unknown) {
     super(message, { cause });
-    this.name = "ModelCallError";
   }
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { JptError } from "../errors/jpt_error.ts";
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
 import type { ModelId } from "../config/model_id.ts";
 import { isPlainObject } from "../config/schema.ts";
@@ -35,13 +36,12 @@ export interface ProviderEndpoint {
 }
 
 /** The provider has no base URL (an `openai_compat` provider needs one). */
-export class EndpointError extends Error {
+export class EndpointError extends JptError {
   /**
    * @param message What is missing.
    */
   constructor(message: string) {
     super(message);
-    this.name = "EndpointError";
   }
 }
 

@@ -7,6 +7,13 @@
  * @module
  */
 
+import { ModelIdError } from "../config/model_id.ts";
+import {
+  isProviderId,
+  PROVIDER_IDS,
+  type ProviderId,
+} from "../config/provider_id.ts";
+
 /** How a provider can be asked for structured output (DESIGN.md's ladder). */
 export type StructuredOutput =
   | "json_schema_strict"
@@ -33,7 +40,7 @@ export interface ProviderInfo {
 }
 
 /** Every provider, by name. */
-export const PROVIDERS: Readonly<Record<string, ProviderInfo>> = {
+export const PROVIDERS: Readonly<Record<ProviderId, ProviderInfo>> = {
   openai: {
     name: "openai",
     defaultBaseUrl: "https://api.openai.com",
@@ -110,31 +117,18 @@ export const PROVIDERS: Readonly<Record<string, ProviderInfo>> = {
   },
 };
 
-/** The provider names, for messages. */
-export const PROVIDER_NAMES: readonly string[] = Object.keys(PROVIDERS);
-
-/** The provider of a model id is not one jpt knows. */
-export class UnknownProviderError extends Error {
-  /**
-   * @param provider The name given.
-   */
-  constructor(provider: string) {
-    super(
-      `Unknown provider "${provider}" (known: ${PROVIDER_NAMES.join(", ")})`,
-    );
-    this.name = "UnknownProviderError";
-  }
-}
-
 /**
  * Looks up a provider.
  *
  * @param name The provider name.
  * @returns Its description.
- * @throws {UnknownProviderError} For a name jpt does not know.
+ * @throws {ModelIdError} For a name jpt does not know.
  */
 export function providerInfo(name: string): ProviderInfo {
-  const info = PROVIDERS[name];
-  if (info === undefined) throw new UnknownProviderError(name);
-  return info;
+  if (!isProviderId(name)) {
+    throw new ModelIdError(
+      `Unknown provider "${name}" (known: ${PROVIDER_IDS.join(", ")})`,
+    );
+  }
+  return PROVIDERS[name];
 }

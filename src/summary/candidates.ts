@@ -6,23 +6,7 @@
 
 import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
-import { fingerprint } from "./fingerprint.ts";
-import { estimateTokens } from "./packing.ts";
-import { turnTranscript } from "./transcript.ts";
-
-/** A turn ready to be summarized. */
-export interface PreparedTurn {
-  /** The turn's `event_id`. */
-  id: string;
-  /** The turn's index in the stream. */
-  index: number;
-  /** The transcript block sent to the model. */
-  transcript: string;
-  /** SHA-256 of the transcript. */
-  fingerprint: string;
-  /** Estimated tokens of the transcript. */
-  tokens: number;
-}
+import { type PreparedTurn, prepareTurn } from "./prepared_turn.ts";
 
 /**
  * The candidates among the given ids, newest first, found without building
@@ -44,23 +28,6 @@ export function* newestTurnsWithIds(
 }
 
 /**
- * Builds a turn's transcript, fingerprint and token estimate.
- *
- * @param turn A turn with an id.
- * @returns The prepared turn.
- */
-export async function prepareTurn(turn: Turn): Promise<PreparedTurn> {
-  const transcript = turnTranscript(turn, turn.id!);
-  return {
-    id: turn.id!,
-    index: turn.index,
-    transcript,
-    fingerprint: await fingerprint(transcript),
-    tokens: estimateTokens(transcript),
-  };
-}
-
-/**
  * Builds the transcripts and fingerprints of turns that already have ids.
  *
  * @param stream The stream.
@@ -73,7 +40,7 @@ export async function prepareTurns(
 ): Promise<PreparedTurn[]> {
   // The digests run concurrently; Web Crypto works off the main thread.
   return await Promise.all(
-    [...newestTurnsWithIds(stream, ids)].map(prepareTurn),
+    [...newestTurnsWithIds(stream, ids)].map((turn) => prepareTurn(turn)),
   );
 }
 

@@ -11,7 +11,7 @@ import type { RoleModel } from "../config/role_models.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import { requestParams } from "../llm/request_params.ts";
 import { structuredCompletion } from "../llm/structured_completion.ts";
-import type { PreparedTurn } from "./candidates.ts";
+import type { PreparedTurn } from "./prepared_turn.ts";
 import { parseSummaries } from "./parse_output.ts";
 import { summaryMessages, summarySchema } from "./prompt.ts";
 import type { Summarizer } from "./summarizer.ts";

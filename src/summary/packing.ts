@@ -8,8 +8,8 @@
  */
 
 import type { Turn } from "../conversation/turn.ts";
-import type { PreparedTurn } from "./candidates.ts";
-import { fingerprint } from "./fingerprint.ts";
+import { type PreparedTurn, prepareTurn } from "./prepared_turn.ts";
+import { estimateTokens } from "./token_estimate.ts";
 import { turnTranscript } from "./transcript.ts";
 
 /**
@@ -21,35 +21,6 @@ export const PROMPT_RESERVE_TOKENS = 512;
 export const OUTPUT_TOKENS_PER_TURN = 48;
 /** Tokens reserved for the answer's envelope (and a model's stray preamble). */
 export const OUTPUT_RESERVE_TOKENS = 128;
-
-/**
- * A conservative token estimate: one token per three UTF-8 bytes. Tokenizers
- * average about four bytes per token on English and code, and fewer on other
- * scripts, so dividing by three overestimates nearly every real text and a
- * packed request fits the window.
- *
- * @example
- * ```ts
- * import { estimateTokens } from "./packing.ts";
- * console.log(estimateTokens("abcdef")); // 2
- * ```
- *
- * @param text Any text.
- * @returns The estimated token count.
- */
-export function estimateTokens(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    // Each half of a surrogate pair counts 2 bytes: 4 for the code point.
-    bytes += code < 0x80
-      ? 1
-      : code < 0x800 || (code >= 0xd800 && code <= 0xdfff)
-      ? 2
-      : 3;
-  }
-  return Math.ceil(bytes / 3);
-}
 
 /**
  * The tokens a request may spend on transcripts.
@@ -94,7 +65,7 @@ export async function packNewest(
   options: { contextWindow: number; batchSize: number },
 ): Promise<NewestPacking> {
   const budget = requestBudget(options.contextWindow, options.batchSize);
-  const packed: Array<{ turn: Turn; transcript: string; tokens: number }> = [];
+  const packed: Array<{ turn: Turn; transcript: string }> = [];
   const oversized: NewestPacking["oversized"] = [];
   let used = 0;
   for (const turn of turns) {
@@ -106,17 +77,11 @@ export async function packNewest(
       continue;
     }
     if (used + tokens > budget) break;
-    packed.push({ turn, transcript, tokens });
+    packed.push({ turn, transcript });
     used += tokens;
   }
   const batch = await Promise.all(
-    packed.map(async ({ turn, transcript, tokens }) => ({
-      id: turn.id!,
-      index: turn.index,
-      transcript,
-      fingerprint: await fingerprint(transcript),
-      tokens,
-    })),
+    packed.map(({ turn, transcript }) => prepareTurn(turn, transcript)),
   );
   return { batch, oversized };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { PreparedTurn } from "./candidates.ts";
+import type { PreparedTurn } from "./prepared_turn.ts";
 import { MAX_SUMMARY_CHARS } from "../conversation/summary_text.ts";
 
 /** Version of {@linkcode SUMMARY_INSTRUCTIONS}. */

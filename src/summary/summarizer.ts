@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { PreparedTurn } from "./candidates.ts";
+import type { PreparedTurn } from "./prepared_turn.ts";
 
 /** Something that writes summaries for a batch of turns. */
 export interface Summarizer {

@@ -8,11 +8,8 @@
  */
 
 import type { ConversationStream } from "../conversation/stream.ts";
-import {
-  newestTurnsWithIds,
-  type PreparedTurn,
-  prepareTurns,
-} from "../summary/candidates.ts";
+import { newestTurnsWithIds, prepareTurns } from "../summary/candidates.ts";
+import type { PreparedTurn } from "../summary/prepared_turn.ts";
 import { packNewest } from "../summary/packing.ts";
 import type { Summarizer } from "../summary/summarizer.ts";
 import {

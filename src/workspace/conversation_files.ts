@@ -1,3 +1,4 @@
+import { JptError } from "../errors/jpt_error.ts";
 import { basename, dirname, join, resolve } from "node:path";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
@@ -12,7 +13,7 @@ import type { StorageRoot, Workspace } from "./workspace.ts";
 import { isFile } from "./fs_probe.ts";
 
 /** A conversation file could not be read or parsed; names the file. */
-export class ConversationFileError extends Error {
+export class ConversationFileError extends JptError {
   /** The file involved. */
   readonly path: string;
 
@@ -27,7 +28,6 @@ export class ConversationFileError extends Error {
       }`,
       { cause },
     );
-    this.name = "ConversationFileError";
     this.path = path;
   }
 }
@@ -63,13 +63,12 @@ export interface LoadedConversation {
 }
 
 /** The conversation named by the user does not exist. */
-export class ConversationNotFoundError extends Error {
+export class ConversationNotFoundError extends JptError {
   /**
    * @param what What the user named.
    */
   constructor(what: string) {
     super(`No conversation "${what}" in this workspace`);
-    this.name = "ConversationNotFoundError";
   }
 }
 

@@ -7,8 +7,10 @@
  * @module
  */
 
+import { JptError } from "../errors/jpt_error.ts";
+
 /** The lock is held by another process (jp or jpt). */
-export class LockHeldError extends Error {
+export class LockHeldError extends JptError {
   /** The lock file. */
   readonly path: string;
 
@@ -22,7 +24,6 @@ export class LockHeldError extends Error {
         holder ? ` (${holder})` : ""
       }: ${path}`,
     );
-    this.name = "LockHeldError";
     this.path = path;
   }
 }

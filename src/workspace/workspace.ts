@@ -1,3 +1,4 @@
+import { JptError } from "../errors/jpt_error.ts";
 import { join, resolve } from "node:path";
 import { idFromDirName } from "./conversation_id.ts";
 import { exists, isDirectory } from "./fs_probe.ts";
@@ -20,7 +21,7 @@ export interface StorageRoot {
 }
 
 /** No `.jp` directory was found. */
-export class WorkspaceNotFoundError extends Error {
+export class WorkspaceNotFoundError extends JptError {
   /**
    * @param from Where the search started.
    */
@@ -28,7 +29,6 @@ export class WorkspaceNotFoundError extends Error {
     super(
       `No jp workspace (a ".jp" directory) found in "${from}" or any parent`,
     );
-    this.name = "WorkspaceNotFoundError";
   }
 }
 

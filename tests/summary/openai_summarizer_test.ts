@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { resolveRoleModel } from "../../src/config/role_models.ts";
 import { createClient } from "../../src/llm/client.ts";
 import { resolveEndpoint } from "../../src/llm/endpoint.ts";
-import type { PreparedTurn } from "../../src/summary/candidates.ts";
+import type { PreparedTurn } from "../../src/summary/prepared_turn.ts";
 import { OpenAiSummarizer } from "../../src/summary/openai_summarizer.ts";
 import { outputLadder } from "../../src/llm/structured_completion.ts";
 import {

@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { newestCandidates } from "../../src/summary/candidates.ts";
-import {
-  estimateTokens,
-  packNewest,
-  requestBudget,
-} from "../../src/summary/packing.ts";
+import { packNewest, requestBudget } from "../../src/summary/packing.ts";
+import { estimateTokens } from "../../src/summary/token_estimate.ts";
 
 /** A stream of complete turns whose requests have the given lengths. */
 function streamOf(requestLengths: number[]): ConversationStream {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { PreparedTurn } from "../../src/summary/candidates.ts";
+import type { PreparedTurn } from "../../src/summary/prepared_turn.ts";
 import type { Summarizer } from "../../src/summary/summarizer.ts";
 
 /** A summarizer that labels each turn `Summarize turn <id>` and remembers each batch. */

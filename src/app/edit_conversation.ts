@@ -1,0 +1,88 @@
+/**
+ * Edit a conversation in the user's editor (`jpt edit`): take the lock
+ * before the editor opens, lay the conversation out in a private scratch
+ * directory, and write the result (validated) before the lock is released.
+ * The scratch directory is removed on every exit path.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { UsageError } from "../errors/jpt_error.ts";
+import {
+  loadConversation,
+  type LoadedConversation,
+  lockConversation,
+} from "../workspace/conversation_files.ts";
+import { isFile } from "../workspace/fs_probe.ts";
+import { editEvents } from "./edit_events.ts";
+import type { EditIo, EditOutcome } from "./edit_io.ts";
+import { editInteractively } from "./edit_interactive.ts";
+import { type Session, targetConversation } from "./session.ts";
+
+/** What to edit and how. */
+export interface EditOptions {
+  /** The conversation (default: the most recently activated). */
+  target: string | undefined;
+  /** `plan`: the rebase-style plan; `events`: the raw `events.json`. */
+  mode: "plan" | "events";
+  /** Longest wait for the on-demand summary of the last turn (plan mode), ms. */
+  timeoutMs: number;
+}
+
+/**
+ * Edits a conversation; see the module doc.
+ *
+ * @param session Where the flow runs.
+ * @param options See {@linkcode EditOptions}.
+ * @param io The editor and the user.
+ * @returns How it ended (`invalid`: the result did not validate; nothing written).
+ */
+export async function editConversation(
+  session: Session,
+  options: EditOptions,
+  io: EditIo,
+): Promise<EditOutcome> {
+  const { workspace, ref } = await targetConversation(session, options.target);
+  const lock = await lockConversation(workspace, ref);
+  const scratch = await Deno.makeTempDir({ prefix: "jpt-edit-" });
+  try {
+    const conversation = await loadConversation(ref);
+    const legacyLayout = await isLegacy(conversation);
+    return options.mode === "events"
+      ? await editEvents(conversation, { scratch, legacyLayout, io })
+      : await editInteractively(session, conversation, {
+        workspace,
+        scratch,
+        legacyLayout,
+        timeoutMs: options.timeoutMs,
+        io,
+      });
+  } finally {
+    await Deno.remove(scratch, { recursive: true }).catch(() => {});
+    await lock.release();
+  }
+}
+
+/**
+ * The edit mode from the two flags of `jpt edit`.
+ *
+ * @param interactive `-i`.
+ * @param events `--events`.
+ * @returns The mode.
+ * @throws {UsageError} Unless exactly one is given.
+ */
+export function editMode(
+  interactive: boolean,
+  events: boolean,
+): EditOptions["mode"] {
+  if (interactive === events) {
+    throw new UsageError("Choose one of --interactive (-i) and --events");
+  }
+  return interactive ? "plan" : "events";
+}
+
+/** A conversation without `base_config.json` has jp's legacy layout. */
+async function isLegacy(conversation: LoadedConversation): Promise<boolean> {
+  return !(await isFile(join(conversation.source.dir, "base_config.json")));
+}

@@ -1,0 +1,144 @@
+/**
+ * `jpt edit -i`: the rebase-style plan (RFD 126's consumer contract). The
+ * newest turn is summarized on demand first; the plan and one file per event
+ * are laid out in the scratch directory; the edited plan is applied, the
+ * result validated (only errors the edit introduced count), and written.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { validateEvents } from "../conversation/validate_events.ts";
+import { applyPlan } from "../edit/apply_plan.ts";
+import { layOutPlan, readPlan } from "../edit/plan.ts";
+import { turnFingerprint } from "../summary/turn_fingerprint.ts";
+import { sameBytes } from "../workspace/atomic_write.ts";
+import {
+  type LoadedConversation,
+  saveConversation,
+} from "../workspace/conversation_files.ts";
+import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import type { EditIo, EditOutcome } from "./edit_io.ts";
+import type { Session } from "./session.ts";
+import { summarizeLastTurn } from "./summarize_turn.ts";
+
+/** Name of the plan file, as in RFD 126. */
+const PLAN_FILE = "CONVERSATION";
+
+/** What {@linkcode editInteractively} needs besides the conversation. */
+export interface InteractiveEditOptions {
+  /** The workspace holding the conversation, if any. */
+  workspace: Workspace | undefined;
+  /** The private scratch directory. */
+  scratch: string;
+  /** Whether the conversation has jp's legacy layout. */
+  legacyLayout: boolean;
+  /** Longest wait for the on-demand summary, in milliseconds. */
+  timeoutMs: number;
+  /** The editor and the user. */
+  io: EditIo;
+}
+
+/**
+ * Edits a conversation the caller holds the lock of, through the plan.
+ *
+ * @param session Where the flow runs.
+ * @param conversation The conversation.
+ * @param options See {@linkcode InteractiveEditOptions}.
+ * @returns How it ended.
+ */
+export async function editInteractively(
+  session: Session,
+  conversation: LoadedConversation,
+  options: InteractiveEditOptions,
+): Promise<EditOutcome> {
+  const { scratch, io } = options;
+  const fingerprints = FingerprintCache.for(
+    session.env,
+    conversation.ref.id,
+    options.workspace?.id,
+  );
+  await summarizeLastTurn(session, conversation, {
+    workspace: options.workspace,
+    timeoutMs: options.timeoutMs,
+    fingerprints,
+    log: io.log,
+  });
+  const stream = conversation.stream;
+  const plan = layOutPlan(stream, (index) => {
+    const turn = stream.turns()[index]!;
+    const summary = turn.summary;
+    return summary !== undefined
+      ? { text: summary, isSummary: true }
+      : { text: turn.fallbackSummary() ?? "", isSummary: false };
+  });
+  for (
+    const item of [
+      ...plan.preamble,
+      ...plan.turns.flatMap((turn) => turn.events),
+    ]
+  ) {
+    await Deno.writeTextFile(join(scratch, item.file.name), item.file.content);
+  }
+  await Deno.writeTextFile(join(scratch, PLAN_FILE), plan.text);
+  await io.openEditor(PLAN_FILE, scratch);
+  const edited = readPlan(
+    await Deno.readTextFile(join(scratch, PLAN_FILE)),
+    plan,
+  );
+  if (edited === undefined) {
+    io.say("Empty plan: edit aborted, nothing written");
+    return "aborted";
+  }
+  const { stream: result, report } = applyPlan(
+    stream,
+    plan,
+    edited,
+    (name) => Deno.readTextFileSync(join(scratch, name)),
+  );
+  const before = stream.serialize();
+  const after = result.serialize();
+  if (sameBytes(before, after)) {
+    io.say("No changes");
+    return "unchanged";
+  }
+  const { legacyLayout } = options;
+  const known = new Set(validateEvents(before, { legacyLayout }).errors);
+  const problems = validateEvents(after, { legacyLayout }).errors.filter((
+    error,
+  ) => !known.has(error));
+  if (problems.length > 0) {
+    for (const problem of problems) io.say(`error: ${problem}`);
+    io.say("The edited conversation is not valid; nothing written");
+    return "invalid";
+  }
+  conversation.stream = result;
+  await saveConversation(conversation);
+  // Record what the summaries the user wrote describe, for `jpt turns --stale`.
+  const rewordedIds = new Set(
+    plan.turns.filter((turn) => report.reworded.includes(turn.index)).map((
+      turn,
+    ) => turn.start?.eventId),
+  );
+  const written = new Map<string, string>();
+  for (const turn of result.turns()) {
+    if (
+      turn.id === undefined || turn.summary === undefined ||
+      !rewordedIds.has(turn.id)
+    ) continue;
+    written.set(turn.id, await turnFingerprint(turn));
+  }
+  await fingerprints.record(written).catch(() => {});
+  const describe = (label: string, turns: number[]) =>
+    turns.length === 0
+      ? []
+      : [`${label} ${turns.map((index) => index + 1).join(", ")}`];
+  const parts = [
+    ...describe("changed turn", report.changed),
+    ...describe("reworded turn", report.reworded),
+    ...describe("dropped turn", report.dropped),
+  ];
+  io.say(`Written: ${parts.join("; ") || "events edited"}`);
+  return "written";
+}

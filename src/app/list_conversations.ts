@@ -1,0 +1,80 @@
+/**
+ * The conversations of a workspace (`jpt conversation ls`), each with its
+ * id, title, number of turns, last activity and storage roots. A
+ * conversation that cannot be read is reported and the rest are listed.
+ *
+ * @module
+ */
+
+import { formatConversationId } from "../workspace/conversation_id.ts";
+import {
+  type ConversationRef,
+  listConversations as listRefs,
+  loadConversation,
+} from "../workspace/conversation_files.ts";
+import { currentWorkspace, type Session } from "./session.ts";
+
+/** One conversation (also the shape of `jpt conversation ls --json`). */
+export interface ConversationRow {
+  /** `jp-c<id>`. */
+  id: string;
+  /** The title, or `null`. */
+  title: string | null;
+  /** Number of turns. */
+  turns: number;
+  /** Timestamp of the last event, else `last_activated_at`. */
+  last_activity: string;
+  /** `last_activated_at` from the metadata. */
+  last_activated_at: string;
+  /** Which storage roots hold it: `"workspace"`, `"user"`. */
+  roots: string[];
+  /** The directory its events are read from. */
+  path: string;
+}
+
+/** The listing: readable conversations, and errors for the rest. */
+export interface ConversationListing {
+  /** The conversations that could be read, in directory order. */
+  rows: ConversationRow[];
+  /** One message per conversation that could not be read. */
+  errors: string[];
+}
+
+/**
+ * Lists the conversations of the session's workspace.
+ *
+ * @param session Where the flow runs.
+ * @returns The rows and the errors.
+ */
+export async function listConversations(
+  session: Session,
+): Promise<ConversationListing> {
+  const workspace = await currentWorkspace(session);
+  const listing: ConversationListing = { rows: [], errors: [] };
+  for (const ref of await listRefs(workspace)) {
+    try {
+      listing.rows.push(await conversationRow(ref));
+    } catch (error) {
+      listing.errors.push(
+        error instanceof Error ? error.message : String(error),
+      );
+    }
+  }
+  return listing;
+}
+
+async function conversationRow(ref: ConversationRef): Promise<ConversationRow> {
+  const { stream, metadata, source } = await loadConversation(ref);
+  const last = stream.entries.at(-1)?.timestamp;
+  return {
+    id: formatConversationId(ref.id),
+    title: metadata.title ?? null,
+    turns: stream.turns().length,
+    last_activity: last ?? metadata.lastActivatedAt,
+    last_activated_at: metadata.lastActivatedAt,
+    roots: ref.copies.flatMap((copy) =>
+      copy.root === undefined ? [] : [copy.root.kind]
+    ),
+    path: source.dir,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * What a catch-up would send (`jpt summarize --dry-run`): the batches in the
+ * order they would go, with estimated tokens and fingerprints, and the turns
+ * too large to ever send. Works on a copy: nothing is written.
+ *
+ * @module
+ */
+
+import { ConversationStream } from "../conversation/stream.ts";
+import {
+  assignCandidateIds,
+  newestTurnsWithIds,
+} from "../summary/candidates.ts";
+import { packNewest } from "../summary/packing.ts";
+
+/** One planned request. */
+export interface PlannedBatch {
+  /** Estimated tokens of its transcripts. */
+  estimated_tokens: number;
+  /** Its turns, newest first. */
+  turns: Array<{
+    /** The turn's id. */
+    id: string;
+    /** The turn's index. */
+    index: number;
+    /** Estimated tokens of its transcript. */
+    tokens: number;
+    /** Its fingerprint. */
+    fingerprint: string;
+    /** Whether the id would be new (a real run writes it first). */
+    id_assigned: boolean;
+  }>;
+}
+
+/** The plan of a catch-up. */
+export interface CatchUpPlan {
+  /** The requests, in order. */
+  batches: PlannedBatch[];
+  /** Turns that can never fit the model's window. */
+  oversized: Array<{ id: string; index: number; tokens: number }>;
+  /** Whether any completed turn lacks a summary. */
+  hasCandidates: boolean;
+}
+
+/**
+ * Plans the catch-up of a stream.
+ *
+ * @param stream The conversation's stream (not changed).
+ * @param options The model's context window and the batch size.
+ * @returns The batches and the oversized turns.
+ */
+export async function planCatchUp(
+  stream: ConversationStream,
+  options: { contextWindow: number; batchSize: number },
+): Promise<CatchUpPlan> {
+  // Work on a copy: legacy turns get ids in memory only.
+  const copy = ConversationStream.parse(stream.serialize());
+  const hadIds = new Set(
+    copy.turns().flatMap((turn) => turn.id === undefined ? [] : [turn.id]),
+  );
+  const ids = assignCandidateIds(copy);
+  const plan: CatchUpPlan = {
+    batches: [],
+    oversized: [],
+    hasCandidates: ids.length > 0,
+  };
+  let pending: string[] = ids;
+  while (pending.length > 0) {
+    const packing = await packNewest(
+      newestTurnsWithIds(copy, pending),
+      options,
+    );
+    plan.oversized.push(...packing.oversized);
+    if (packing.batch.length === 0) break;
+    plan.batches.push({
+      estimated_tokens: packing.batch.reduce(
+        (sum, turn) => sum + turn.tokens,
+        0,
+      ),
+      turns: packing.batch.map((turn) => ({
+        id: turn.id,
+        index: turn.index,
+        tokens: turn.tokens,
+        fingerprint: turn.fingerprint,
+        id_assigned: !hadIds.has(turn.id),
+      })),
+    });
+    const taken = new Set(
+      [...packing.batch, ...packing.oversized].map((turn) => turn.id),
+    );
+    pending = pending.filter((id) => !taken.has(id));
+  }
+  return plan;
+}
