@@ -48,6 +48,7 @@ export {
   type ChatResponseEvent,
   type ConfigDeltaEvent,
   type ConversationEvent,
+  type EventBase,
   type InquiryRequestEvent,
   type InquiryResponseEvent,
   readEvent,
@@ -64,6 +65,7 @@ export {
 export { ConversationMetadata } from "./src/conversation/metadata.ts";
 export {
   validateEvents,
+  type ValidateEventsOptions,
   type ValidationReport,
 } from "./src/conversation/validate_events.ts";
 export { generateEventId } from "./src/conversation/event_id.ts";
@@ -86,6 +88,8 @@ export {
 } from "./src/errors/jpt_error.ts";
 export {
   type EnvReader,
+  type StorageRoot,
+  type StorageRootKind,
   Workspace,
   WorkspaceNotFoundError,
 } from "./src/workspace/workspace.ts";
@@ -102,6 +106,10 @@ export {
   saveConversation,
 } from "./src/workspace/conversation_files.ts";
 export { ConversationLock, LockHeldError } from "./src/workspace/lock.ts";
+export { FingerprintCache } from "./src/workspace/fingerprint_cache.ts";
+export type { DrainReport } from "./src/task/task_handler.ts";
+export type { LoadedConfig } from "./src/config/load_config.ts";
+export type { ConfigTable } from "./src/config/config_tree.ts";
 export { turnTranscript } from "./src/summary/transcript.ts";
 export { turnFingerprint } from "./src/summary/turn_fingerprint.ts";
 export { type PreparedTurn, prepareTurn } from "./src/summary/prepared_turn.ts";

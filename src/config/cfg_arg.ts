@@ -35,9 +35,13 @@ const KEY = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseCfgArg } from "./cfg_arg.ts";
- * console.log(parseCfgArg("conversation.title.generate.auto=false"));
- * // { kind: "set", path: ["conversation", "title", "generate", "auto"], value: false }
+ * assert.deepEqual(parseCfgArg("conversation.title.generate.auto=false"), {
+ *   kind: "set",
+ *   path: ["conversation", "title", "generate", "auto"],
+ *   value: false,
+ * });
  * ```
  *
  * @param arg The value after `--cfg`.

@@ -35,9 +35,12 @@ const NAME = /^[A-Za-z0-9_.:/~-]+$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveModelId } from "./model_id.ts";
- * console.log(resolveModelId("haiku", { haiku: "anthropic/claude-haiku-4-5" }));
- * // { provider: "anthropic", name: "claude-haiku-4-5" }
+ * assert.deepEqual(
+ *   resolveModelId("haiku", { haiku: "anthropic/claude-haiku-4-5" }),
+ *   { provider: "anthropic", name: "claude-haiku-4-5" },
+ * );
  * ```
  *
  * @param value `provider/name`, an alias, or `{provider, name}`.

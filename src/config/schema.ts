@@ -132,8 +132,9 @@ export class ConfigValueError extends JptError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { convertText } from "./schema.ts";
- * console.log(convertText(["conversation", "turn_summary", "generate", "batch_size"], "3")); // 3
+ * assert.equal(convertText(["conversation", "turn_summary", "generate", "batch_size"], "3"), 3);
  * ```
  *
  * @param path The field's path.

@@ -14,9 +14,10 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeBase64Text } from "./base64_field.ts";
- * console.log(decodeBase64Text("Zm9v")); // "foo"
- * console.log(decodeBase64Text("not base64!")); // undefined
+ * assert.equal(decodeBase64Text("Zm9v"), "foo");
+ * assert.equal(decodeBase64Text("not base64!"), undefined);
  * ```
  *
  * @param text The string as stored.

@@ -22,8 +22,9 @@ const CONTROL =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stripControlCharacters } from "./control_chars.ts";
- * console.log(stripControlCharacters("\u001b[31mred\u001b[0m")); // "red"
+ * assert.equal(stripControlCharacters("\u001b[31mred\u001b[0m"), "red");
  * ```
  *
  * @param text Untrusted text.

@@ -92,6 +92,8 @@ export class Entry {
   #data: Record<string, unknown> | undefined;
 
   /**
+   * Wraps an entry's text and its already-read keys.
+   *
    * @param text The entry's JSON text.
    * @param identity The keys already read from it.
    */

@@ -25,10 +25,12 @@ export function eventIdOf(value: unknown): string | undefined {
  *
  * @example
  * ```ts
- * import { generateEventId } from "./event_id.ts";
+ * import assert from "node:assert/strict";
+ * import { generateEventId } from "@jpt/cli";
  * const taken = new Set<string>();
  * const id = generateEventId(taken);
- * console.log(id.length, taken.has(id)); // 7 true
+ * assert.equal(id.length, 7);
+ * assert.ok(taken.has(id));
  * ```
  *
  * @param taken Ids already used or issued in the stream.

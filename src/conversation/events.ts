@@ -10,7 +10,7 @@ import { decodeBase64Leaves, decodeBase64Text } from "./base64_field.ts";
 import type { Entry } from "./entry.ts";
 
 /** Fields every typed event view shares. */
-interface EventBase {
+export interface EventBase {
   /** The underlying entry. */
   readonly entry: Entry;
   /** The decoded `metadata` map (empty when absent). */
@@ -125,12 +125,13 @@ export type ConversationEvent =
  *
  * @example
  * ```ts
- * import { ConversationStream, readEvent } from "../../mod.ts";
+ * import assert from "node:assert/strict";
+ * import { ConversationStream, readEvent } from "@jpt/cli";
  * const bytes = new TextEncoder().encode(
  *   '[{"timestamp": "2026-01-01 00:00:00.0", "type": "chat_request", "content": "hi"}]\n',
  * );
  * const event = readEvent(ConversationStream.parse(bytes).entries[0]!);
- * console.log(event?.type === "chat_request" && event.content); // "hi"
+ * assert.equal(event?.type === "chat_request" && event.content, "hi");
  * ```
  *
  * @param entry An entry of the stream.

@@ -20,9 +20,10 @@ const I64_MIN = -(1n << 63n);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeNumberText } from "./json_number.ts";
- * console.log(normalizeNumberText("1.50")); // "1.5"
- * console.log(normalizeNumberText("1e2")); // "100.0"
+ * assert.equal(normalizeNumberText("1.50"), "1.5");
+ * assert.equal(normalizeNumberText("1e2"), "100.0");
  * ```
  *
  * @param text A valid JSON number literal.

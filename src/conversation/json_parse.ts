@@ -26,9 +26,10 @@ const WHITESPACE = /[ \t\n\r]*/y;
  *
  * @example Keys keep their order
  * ```ts
- * import { parseJsonOrdered } from "./json_parse.ts";
+ * import assert from "node:assert/strict";
+ * import { parseJsonOrdered } from "@jpt/cli";
  * const value = parseJsonOrdered('{"10": 1, "2": 2}');
- * console.log([...(value as Map<string, unknown>).keys()]); // ["10", "2"]
+ * assert.deepEqual([...(value as Map<string, unknown>).keys()], ["10", "2"]);
  * ```
  *
  * @param text The JSON text.

@@ -9,8 +9,9 @@ import { JsonNumber, type JsonValue } from "./json_value.ts";
  *
  * @example
  * ```ts
- * import { writeJsonPretty } from "./json_write.ts";
- * console.log(writeJsonPretty(new Map([["a", []]]))); // '{\n  "a": []\n}'
+ * import assert from "node:assert/strict";
+ * import { writeJsonPretty } from "@jpt/cli";
+ * assert.equal(writeJsonPretty(new Map([["a", []]])), '{\n  "a": []\n}');
  * ```
  *
  * @param value The value to write.

@@ -22,6 +22,8 @@ export class EventsSyntaxError extends SyntaxError {
   readonly reason: string;
 
   /**
+   * Creates the error, naming the position.
+   *
    * @param message What is wrong.
    * @param offset Byte offset from the start of the file.
    * @param entryIndex Index of the entry involved, if any.

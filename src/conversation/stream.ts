@@ -31,7 +31,8 @@ const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
  *
  * @example Round trip and a summary
  * ```ts
- * import { ConversationStream } from "../../mod.ts";
+ * import assert from "node:assert/strict";
+ * import { ConversationStream } from "@jpt/cli";
  * const bytes = new TextEncoder().encode(`[
  *   {
  *     "event_id": "k3m9x2a",
@@ -41,9 +42,9 @@ const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
  * ]
  * `);
  * const stream = ConversationStream.parse(bytes);
- * console.log(stream.serialize().length === bytes.length); // true
+ * assert.deepEqual(stream.serialize(), bytes);
  * stream.setTurnSummary("k3m9x2a", "Add retry backoff to stream handler");
- * console.log(stream.turns()[0]?.summary); // "Add retry backoff to stream handler"
+ * assert.equal(stream.turns()[0]?.summary, "Add retry backoff to stream handler");
  * ```
  */
 export class ConversationStream {

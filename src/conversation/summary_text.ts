@@ -38,9 +38,10 @@ const WRAPPERS: Array<[string, string]> = [
  *
  * @example
  * ```ts
- * import { normalizeTurnSummary } from "./summary_text.ts";
- * console.log(normalizeTurnSummary('  "Add retry backoff."\nmore')); // "Add retry backoff"
- * console.log(normalizeTurnSummary("   ")); // undefined
+ * import assert from "node:assert/strict";
+ * import { normalizeTurnSummary } from "@jpt/cli";
+ * assert.equal(normalizeTurnSummary('  "Add retry backoff."\nmore'), "Add retry backoff");
+ * assert.equal(normalizeTurnSummary("   "), undefined);
  * ```
  *
  * @param text Raw summary text (untrusted).
@@ -94,8 +95,9 @@ export function normalizeOneLine(
  *
  * @example
  * ```ts
- * import { fallbackSummaryOf } from "./summary_text.ts";
- * console.log(fallbackSummaryOf("\n  Fix   the build\nplease")); // "Fix the build"
+ * import assert from "node:assert/strict";
+ * import { fallbackSummaryOf } from "@jpt/cli";
+ * assert.equal(fallbackSummaryOf("\n  Fix   the build\nplease"), "Fix the build");
  * ```
  *
  * @param request The content of the turn's first `chat_request`.

@@ -15,8 +15,9 @@ const RFC3339 =
  *
  * @example
  * ```ts
- * import { formatTimestamp } from "./timestamp.ts";
- * console.log(formatTimestamp(new Date(Date.UTC(2026, 3, 10, 17, 4, 20, 530)))); // "2026-04-10 17:04:20.53"
+ * import assert from "node:assert/strict";
+ * import { formatTimestamp } from "@jpt/cli";
+ * assert.equal(formatTimestamp(new Date(Date.UTC(2026, 3, 10, 17, 4, 20, 530))), "2026-04-10 17:04:20.53");
  * ```
  *
  * @param date The moment.

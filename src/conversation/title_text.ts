@@ -22,8 +22,9 @@ const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { headingTitle } from "./title_text.ts";
- * console.log(headingTitle("# Fix the **`iter_mut`** segfault\n\nDetails")); // "Fix the `iter_mut` segfault"
+ * assert.equal(headingTitle("# Fix the **`iter_mut`** segfault\n\nDetails"), "Fix the `iter_mut` segfault");
  * ```
  *
  * @param request The first request of the conversation.

@@ -17,6 +17,9 @@ export class Turn {
   #entryIndices: number[] | undefined;
 
   /**
+   * Creates a view of a turn in a stream (streams build these; see
+   * {@linkcode ConversationStream.turns}).
+   *
    * @param index The turn's position.
    * @param entries The stream's entries.
    * @param from The entry index of the turn's first event.

@@ -51,6 +51,8 @@ export class JptError extends Error {
   readonly exitCode: ExitCodeValue;
 
   /**
+   * Creates the error.
+   *
    * @param message What failed, and how to fix it when that is known.
    * @param options The exit code and the cause.
    */
@@ -76,6 +78,8 @@ export class JptError extends Error {
  */
 export class UsageError extends JptError {
   /**
+   * Creates the error.
+   *
    * @param message What is wrong with the call.
    * @param options The cause, if any.
    */

@@ -15,9 +15,10 @@ const THINK = /<think(?:ing)?>[\s\S]*?(?:<\/think(?:ing)?>|$)/gi;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseSummaries } from "./parse_output.ts";
  * const answer = '<think>hmm</think>{"summaries": {"a": "Fix the build.", "zzz": "Not asked"}}';
- * console.log(parseSummaries(answer, ["a"])); // Map(1) { "a" => "Fix the build" }
+ * assert.deepEqual(parseSummaries(answer, ["a"]), new Map([["a", "Fix the build"]]));
  * ```
  *
  * @param answer The answer text (untrusted).

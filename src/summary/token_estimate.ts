@@ -12,8 +12,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { estimateTokens } from "./token_estimate.ts";
- * console.log(estimateTokens("abcdef")); // 2
+ * assert.equal(estimateTokens("abcdef"), 2);
  * ```
  *
  * @param text Any text.

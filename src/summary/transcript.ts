@@ -20,16 +20,16 @@ export const MAX_MESSAGE_CHARS = 4000;
  *
  * @example
  * ```ts
- * import { ConversationStream } from "../../mod.ts";
- * import { turnTranscript } from "./transcript.ts";
+ * import assert from "node:assert/strict";
+ * import { ConversationStream, turnTranscript } from "@jpt/cli";
  * const stream = ConversationStream.parse(new TextEncoder().encode(JSON.stringify([
  *   { event_id: "t1", timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
  *   { timestamp: "2026-01-01 00:00:00.1", type: "chat_request", content: "a < b?" },
  * ])));
- * console.log(turnTranscript(stream.turns()[0]!, "t1"));
- * // <turn id="t1">
- * // <request>a &lt; b?</request>
- * // </turn>
+ * assert.equal(
+ *   turnTranscript(stream.turns()[0]!, "t1"),
+ *   '<turn id="t1">\n<request>a &lt; b?</request>\n</turn>',
+ * );
  * ```
  *
  * @param turn The turn.

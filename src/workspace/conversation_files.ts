@@ -18,6 +18,8 @@ export class ConversationFileError extends JptError {
   readonly path: string;
 
   /**
+   * Creates the error, naming the file.
+   *
    * @param path The file involved.
    * @param cause What went wrong.
    */
@@ -65,6 +67,8 @@ export interface LoadedConversation {
 /** The conversation named by the user does not exist. */
 export class ConversationNotFoundError extends JptError {
   /**
+   * Creates the error, naming what was not found.
+   *
    * @param what What the user named.
    */
   constructor(what: string) {

@@ -17,9 +17,10 @@ const I64_MAX = (1n << 63n) - 1n;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { idFromDirName } from "./conversation_id.ts";
- * console.log(idFromDirName("17758406187-missing-date")); // "17758406187"
- * console.log(idFromDirName("notes")); // undefined
+ * assert.equal(idFromDirName("17758406187-missing-date"), "17758406187");
+ * assert.equal(idFromDirName("notes"), undefined);
  * ```
  *
  * @param name A directory name.
@@ -71,8 +72,9 @@ export function conversationIdAt(date: Date): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { conversationDirName } from "./conversation_id.ts";
- * console.log(conversationDirName("17758406187", "Hello, World!")); // "17758406187-hello--world"
+ * assert.equal(conversationDirName("17758406187", "Hello, World!"), "17758406187-hello--world");
  * ```
  *
  * @param id The conversation id.

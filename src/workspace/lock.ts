@@ -15,6 +15,8 @@ export class LockHeldError extends JptError {
   readonly path: string;
 
   /**
+   * Creates the error, naming the lock file and its holder.
+   *
    * @param path The lock file.
    * @param holder What the lock file says about its holder, if readable.
    */

@@ -23,6 +23,8 @@ export interface StorageRoot {
 /** No `.jp` directory was found. */
 export class WorkspaceNotFoundError extends JptError {
   /**
+   * Creates the error, naming where the search started.
+   *
    * @param from Where the search started.
    */
   constructor(from: string) {

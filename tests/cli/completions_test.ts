@@ -77,5 +77,8 @@ Deno.test("jpt completions zsh and fish list every command", async () => {
   );
   const bad = await runJpt(["completions", "tcsh"]);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /'tcsh' is invalid .* Allowed choices are bash, zsh, fish/);
+  assert.match(
+    bad.stderr,
+    /'tcsh' is invalid .* Allowed choices are bash, zsh, fish/,
+  );
 });

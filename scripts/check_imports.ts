@@ -1,0 +1,152 @@
+/**
+ * Checks the import graph of `src/` (from `deno info --json` of the entry
+ * points, so type-only and lazily loaded imports count too):
+ *
+ * - no file imports itself back through others (no file cycle);
+ * - no `src/` folder imports another that imports it back (no folder cycle);
+ * - no file in `src/cli/` imports more than {@linkcode MAX_CLI_IMPORTS}
+ *   modules from outside `src/cli/` (commands parse arguments, call one flow
+ *   and format its result).
+ *
+ * Run with `deno task imports`; exits 1 and names every violation.
+ *
+ * @module
+ */
+
+import { relative } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+/** The most modules outside `src/cli/` one CLI file may import. */
+export const MAX_CLI_IMPORTS = 5;
+
+const ROOT = fromFileUrl(new URL("../", import.meta.url));
+const ENTRY_POINTS = ["main.ts", "mod.ts"];
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: Array<{
+    specifier: string;
+    code?: { specifier: string };
+    type?: { specifier: string };
+  }>;
+}
+
+/** File → the files and packages it imports, relative to the repository. */
+type ImportGraph = Map<string, Set<string>>;
+
+async function importGraph(): Promise<ImportGraph> {
+  const graph: ImportGraph = new Map();
+  for (const entry of ENTRY_POINTS) {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", entry],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (!output.success) throw new Error(`deno info ${entry} failed`);
+    const info = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+      modules: InfoModule[];
+    };
+    for (const module of info.modules) {
+      const from = name(module.specifier);
+      if (!from.startsWith("src/")) continue;
+      const targets = graph.get(from) ?? new Set<string>();
+      for (const dependency of module.dependencies ?? []) {
+        for (const target of [dependency.code, dependency.type]) {
+          if (target !== undefined) targets.add(name(target.specifier));
+        }
+      }
+      graph.set(from, targets);
+    }
+  }
+  return graph;
+}
+
+/** A repository-relative path for local files; the specifier otherwise. */
+function name(specifier: string): string {
+  return specifier.startsWith("file://")
+    ? relative(ROOT, fromFileUrl(specifier)).replaceAll("\\", "/")
+    : specifier;
+}
+
+/** The first cycle found from each node, as a path that ends where it starts. */
+function cycles(edges: Map<string, Set<string>>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, "open");
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!edges.has(next)) continue;
+      if (state.get(next) === "open") {
+        found.push([...stack.slice(stack.indexOf(next)), next]);
+      } else if (state.get(next) === undefined) visit(next);
+    }
+    stack.pop();
+    state.set(node, "done");
+  };
+  for (const node of [...edges.keys()].sort()) {
+    if (state.get(node) === undefined) visit(node);
+  }
+  return found;
+}
+
+function folderOf(file: string): string {
+  return file.split("/").slice(0, 2).join("/");
+}
+
+/**
+ * Lists every violation of the rules in the module doc.
+ *
+ * @param graph The import graph of `src/`.
+ * @returns One line per violation.
+ */
+export function violations(graph: ImportGraph): string[] {
+  const problems: string[] = [];
+  const files = new Map(
+    [...graph].map(([file, targets]) => [
+      file,
+      new Set([...targets].filter((target) => target.startsWith("src/"))),
+    ]),
+  );
+  for (const cycle of cycles(files)) {
+    problems.push(`file cycle: ${cycle.join(" -> ")}`);
+  }
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of files) {
+    const from = folderOf(file);
+    const set = folders.get(from) ?? new Set<string>();
+    for (const target of targets) {
+      if (folderOf(target) !== from) set.add(folderOf(target));
+    }
+    folders.set(from, set);
+  }
+  for (const cycle of cycles(folders)) {
+    problems.push(`folder cycle: ${cycle.join(" -> ")}`);
+  }
+  for (const [file, targets] of graph) {
+    if (!file.startsWith("src/cli/")) continue;
+    const outside = [...targets].filter((target) =>
+      !target.startsWith("src/cli/") && target !== "deno.json"
+    );
+    if (outside.length > MAX_CLI_IMPORTS) {
+      problems.push(
+        `${file} imports ${outside.length} modules outside src/cli/ (at most ${MAX_CLI_IMPORTS}): ${
+          outside.join(", ")
+        }`,
+      );
+    }
+  }
+  return problems;
+}
+
+if (import.meta.main) {
+  const graph = await importGraph();
+  const problems = violations(graph);
+  for (const problem of problems) console.error(`error: ${problem}`);
+  console.log(
+    `imports: ${graph.size} modules of src/ checked, ${problems.length} problem(s)`,
+  );
+  Deno.exitCode = problems.length === 0 ? 0 : 1;
+}
