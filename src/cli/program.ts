@@ -107,6 +107,7 @@ function buildProgram(
       [] as string[],
     )
     .option("--model <id>", "shorthand for --cfg assistant.model.id=<id>")
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError()
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()

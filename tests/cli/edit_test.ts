@@ -288,3 +288,21 @@ Deno.test("jpt turns --stale marks summaries whose turn changed since they were 
     /# Turn 1 \(turn001\): Add retry backoff to stream handler \[unverified\]\n# Turn 2 \(turn002\): Fix the warning \[stale\]\n/,
   );
 });
+
+Deno.test("jpt edit -i reports a malformed plan as a user error and writes nothing", async () => {
+  const { ws, events, edit } = await setUp();
+  await using _ = ws;
+  const before = await events();
+  const result = await edit(["-i"], [{
+    op: "replace",
+    find: "# Turn 1",
+    with: "not-a-file-of-this-conversation\n# Turn 1",
+  }]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(
+    result.stderr,
+    /^error: Plan line \d+: "not-a-file-of-this-conversation" is not a turn header or an event file of this conversation\n$/,
+  );
+  assert.doesNotMatch(result.stderr, /--verbose/);
+  assert.deepEqual(await events(), before);
+});

@@ -64,3 +64,22 @@ Deno.test("jpt conversation ls shows id, turns, activity, root and title", async
     path: `${ws.conversations}/17758406187-fix-it`,
   });
 });
+
+Deno.test("jpt -v prints the Caused by: chain of a user error; without -v one line", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(`${ws.root}/.jp/config.toml`, "[assistant\n");
+  const quiet = await runJpt(["config", "show"], { cwd: ws.root, env: ws.env });
+  assert.equal(quiet.code, 1);
+  assert.match(
+    quiet.stderr,
+    /^error: Cannot read config "[^"]+config\.toml": /,
+  );
+  assert.equal(quiet.stderr.trimEnd().split("\n").length, 1, quiet.stderr);
+  const verbose = await runJpt(["-v", "config", "show"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(verbose.code, 1);
+  assert.match(verbose.stderr, /\n {2}Caused by: /);
+  assert.doesNotMatch(verbose.stderr, /\n\s+at /, "no stack for a user error");
+});

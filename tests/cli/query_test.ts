@@ -16,6 +16,7 @@ import {
   summaryResponder,
 } from "../support/fake_llm.ts";
 import { tempWorkspace } from "../support/workspace.ts";
+import { HAS_SCRIPT } from "../support/pty.ts";
 
 const isSummary = (request: RecordedRequest) =>
   ((request.body?.messages as Array<{ content: string }> | undefined)?.[0]
@@ -122,7 +123,11 @@ Deno.test("jpt query streams the reply, stores the turn, and summarizes it durin
   assert.equal(check.code, 0, check.stdout);
 });
 
-Deno.test("the summary request overlaps the turn and finishes before the process exits", async () => {
+Deno.test({
+  name:
+    "the summary request overlaps the turn and finishes before the process exits",
+  ignore: !HAS_SCRIPT,
+}, async () => {
   await using server = llm({
     reply: ["one ", "two ", "three ", "four"],
     pieceDelayMs: 150,
