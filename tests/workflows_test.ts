@@ -62,6 +62,8 @@ Deno.test("ci.yml checks format, lint, types, tests and publishing on every OS",
       "deno fmt --check",
       "deno lint",
       "deno task check",
+      "deno task doc-lint",
+      "deno task imports",
       "deno task test",
       "deno publish --dry-run",
     ]

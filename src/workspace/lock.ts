@@ -1,8 +1,16 @@
 /**
  * The conversation lock, taken exactly as jp takes it (storage reference 6):
  * `locks/jp-c<id>.lock`, a non-blocking exclusive advisory lock held while the
- * file handle is open, compact JSON about the holder inside, and the file
- * removed on release. A leftover file whose lock is free does not block.
+ * file handle is open, compact JSON about the holder inside. A leftover file
+ * whose lock is free does not block.
+ *
+ * Exclusion across the unlink race (RFD 106): released jp closes its handle
+ * and then deletes the lock file, so a process that opened the path in
+ * between can lock an inode that is no longer the path's, while the next
+ * process creates a new file there and locks that too. jpt therefore never
+ * deletes a lock file (as newer jp does not), and after every acquisition
+ * checks that the path still names the file it locked (same device and
+ * inode), retrying when it does not.
  *
  * @module
  */
@@ -54,18 +62,13 @@ export class ConversationLock {
       Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")),
     );
     if (directory !== "") await Deno.mkdir(directory, { recursive: true });
-    const file = await Deno.open(path, {
-      read: true,
-      write: true,
-      create: true,
-    });
-    let locked = false;
-    try {
-      locked = await file.tryLock(true);
-    } finally {
-      if (!locked) file.close();
+    let file: Deno.FsFile | undefined;
+    for (let attempt = 0; file === undefined; attempt++) {
+      if (attempt === MAX_ATTEMPTS) {
+        throw new LockHeldError(path, "its lock file keeps being replaced");
+      }
+      file = await lockPathOnce(path);
     }
-    if (!locked) throw new LockHeldError(path, await readHolder(path));
     const info = JSON.stringify({
       pid: Deno.pid,
       acquired_at: new Date().toISOString().replace("Z", "+00:00"),
@@ -96,19 +99,62 @@ export class ConversationLock {
     }
   }
 
-  /** Releases the lock and removes the lock file (best effort). */
-  async release(): Promise<void> {
+  /**
+   * Releases the lock. The lock file stays (see the module doc): deleting it
+   * would let two later processes hold the "same" lock at once.
+   */
+  release(): Promise<void> {
     const file = this.#file;
-    if (file === undefined) return;
     this.#file = undefined;
-    file.close();
-    await Deno.remove(this.path).catch(() => {});
+    file?.close();
+    return Promise.resolve();
   }
 
   /** Releases the lock when used with `await using`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.release();
   }
+}
+
+/** How often an acquisition retries when the path was replaced under it. */
+const MAX_ATTEMPTS = 20;
+
+/**
+ * Opens and locks the file at `path` once.
+ *
+ * @returns The locked handle, or `undefined` when the path no longer names
+ *   the locked file (another process deleted or replaced it meanwhile).
+ * @throws {LockHeldError} When another process holds the lock.
+ */
+async function lockPathOnce(path: string): Promise<Deno.FsFile | undefined> {
+  const file = await Deno.open(path, { read: true, write: true, create: true });
+  let keep = false;
+  try {
+    if (!await file.tryLock(true)) {
+      throw new LockHeldError(path, await readHolder(path));
+    }
+    keep = await namesSameFile(path, file);
+    return keep ? file : undefined;
+  } finally {
+    if (!keep) file.close();
+  }
+}
+
+/** Whether `path` is still the file behind `file` (no device/inode identity on Windows: assumed). */
+async function namesSameFile(
+  path: string,
+  file: Deno.FsFile,
+): Promise<boolean> {
+  let current: Deno.FileInfo;
+  try {
+    current = await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  const held = await file.stat();
+  if (held.ino === null || current.ino === null) return true;
+  return held.ino === current.ino && held.dev === current.dev;
 }
 
 async function readHolder(path: string): Promise<string | undefined> {
