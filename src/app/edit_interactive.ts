@@ -79,9 +79,14 @@ export async function editInteractively(
       ...plan.turns.flatMap((turn) => turn.events),
     ]
   ) {
-    await Deno.writeTextFile(join(scratch, item.file.name), item.file.content);
+    // Exclusive create: a name that collides never overwrites anything.
+    await Deno.writeTextFile(join(scratch, item.file.name), item.file.content, {
+      createNew: true,
+    });
   }
-  await Deno.writeTextFile(join(scratch, PLAN_FILE), plan.text);
+  await Deno.writeTextFile(join(scratch, PLAN_FILE), plan.text, {
+    createNew: true,
+  });
   await io.openEditor(PLAN_FILE, scratch);
   const edited = readPlan(
     await Deno.readTextFile(join(scratch, PLAN_FILE)),

@@ -103,7 +103,8 @@ export function eventFile(entry: Entry, position: number): EventFile {
     }
     default:
       return {
-        name: name(entry.type.replaceAll("_", "-"), "json"),
+        // The type comes from the file: never let it become a path.
+        name: name(safe(entry.type).replaceAll("_", "-"), "json"),
         content: writeJsonPretty(entry.tree()) + "\n",
       };
   }

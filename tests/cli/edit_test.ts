@@ -306,3 +306,39 @@ Deno.test("jpt edit -i reports a malformed plan as a user error and writes nothi
   assert.doesNotMatch(result.stderr, /--verbose/);
   assert.deepEqual(await events(), before);
 });
+
+Deno.test("jpt edit -i never turns an entry type from the file into a path outside its scratch directory", async () => {
+  await using ws = await tempWorkspace();
+  const victim = join(ws.root, "victim.json");
+  await Deno.writeTextFile(victim, "untouched\n");
+  const depth = "../".repeat(12);
+  const events = [
+    { timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
+    { timestamp: "2026-01-01 00:00:00.1", type: "chat_request", content: "hi" },
+    {
+      timestamp: "2026-01-01 00:00:00.2",
+      type: `x/${depth}${victim.slice(1, -".json".length)}`,
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.3",
+      type: "chat_response",
+      message: "ok",
+    },
+  ];
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    new TextEncoder().encode(JSON.stringify(events, null, 2) + "\n"),
+  );
+  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+  const result = await runJpt(["edit", "-i"], {
+    cwd: ws.root,
+    env: { ...ws.env, EDITOR: "true" },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(await Deno.readTextFile(victim), "untouched\n");
+  assert.deepEqual(
+    [...Deno.readDirSync(ws.root)].map((item) => item.name).sort(),
+    [".jp", "victim.json"],
+  );
+});
