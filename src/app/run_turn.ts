@@ -15,6 +15,7 @@ import { ConversationStream } from "../conversation/stream.ts";
 import { formatTimestamp } from "../conversation/timestamp.ts";
 import { headingTitle } from "../conversation/title_text.ts";
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
+import { withoutJptOnlyKeys } from "../config/jpt_only_keys.ts";
 import { turnSummarySettings } from "../config/load_config.ts";
 import { resolveRoleModel } from "../config/role_models.ts";
 import { JptError } from "../errors/jpt_error.ts";
@@ -331,12 +332,15 @@ function spawnTitleTask(
   );
 }
 
-/** The effective config as jp stores it for a new conversation, model id resolved. */
+/**
+ * The effective config as jp stores it for a new conversation, model id
+ * resolved, without the keys released jp does not know.
+ */
 function baseConfigBytes(
   config: ConfigTable,
   id: { provider: string; name: string },
 ): Uint8Array {
-  const copy = structuredClone(config);
+  const copy = withoutJptOnlyKeys(config);
   const model = getPath(copy, ["assistant", "model"]) as ConfigTable;
   model.id = { provider: id.provider, name: id.name };
   return new TextEncoder().encode(writeJsonPretty(fromPlain(copy)) + "\n");

@@ -121,6 +121,15 @@ Deno.test("jpt query streams the reply, stores the turn, and summarizes it durin
   ]);
   const check = await runJpt(["check", dir], { cwd: ws.root, env: ws.env });
   assert.equal(check.code, 0, check.stdout);
+  const baseConfig = JSON.parse(
+    await Deno.readTextFile(join(dir, "base_config.json")),
+  );
+  assert.equal(
+    baseConfig.conversation.turn_summary,
+    undefined,
+    "no key released jp would strip",
+  );
+  assert.ok(baseConfig.conversation.title !== undefined);
 });
 
 Deno.test({
