@@ -9,19 +9,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { canRun } from "../support/can_run.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 
-const HAS_PYTHON = (() => {
-  try {
-    return new Deno.Command("python3", {
-      args: ["--version"],
-      stdout: "null",
-      stderr: "null",
-    }).outputSync().success;
-  } catch {
-    return false;
-  }
-})();
+const HAS_PYTHON = canRun("python3", ["--version"]);
 if (!HAS_PYTHON || Deno.build.os === "windows") {
   console.log(
     "SKIP: python3 (with fcntl) not found; the jp lock stand-in stress test is skipped",

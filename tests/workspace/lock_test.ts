@@ -1,18 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConversationLock, LockHeldError } from "../../src/workspace/lock.ts";
+import { canRun } from "../support/can_run.ts";
 
-const hasFlock = (() => {
-  try {
-    return new Deno.Command("flock", {
-      args: ["--version"],
-      stdout: "null",
-      stderr: "null",
-    }).outputSync().success;
-  } catch {
-    return false;
-  }
-})();
+const hasFlock = canRun("flock", ["--version"]);
 if (!hasFlock) {
   console.log(
     "SKIP: util-linux flock not found; the cross-process lock test is skipped",
