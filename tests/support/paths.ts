@@ -36,7 +36,10 @@ export const FIXTURES_DIR: string | undefined = (() => {
   }
 })();
 
-if (FIXTURES_DIR === undefined) {
+// Said once per test run: every test module loads this file, but they all run
+// in one process, whose environment remembers that the line was printed.
+if (FIXTURES_DIR === undefined && Deno.env.get("JPT_TEST_SKIP_SAID") !== "1") {
+  Deno.env.set("JPT_TEST_SKIP_SAID", "1");
   console.log(
     "SKIP: ../shared/fixtures/jp-conversations not found; tests on real jp conversations are skipped",
   );
