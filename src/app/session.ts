@@ -67,6 +67,7 @@ export async function effectiveConfig(
     workspace,
     conversation: conversation === undefined ? undefined : {
       id: conversation.ref.id,
+      dir: conversation.source.dir,
       baseConfig: await readBaseConfig(conversation.source.dir),
       stream: conversation.stream,
     },

@@ -20,6 +20,11 @@ import {
   readConfigFile,
 } from "./config_file.ts";
 import { type ConfigTable, ConfigTree, getPath } from "./config_tree.ts";
+import {
+  isTrustedWorkspace,
+  recordProvenance,
+  TRUSTED_WORKSPACES_ENV,
+} from "./config_trust.ts";
 import { envOperations } from "./env_layer.ts";
 import { isPlainObject } from "./schema.ts";
 
@@ -64,6 +69,8 @@ export function turnSummarySettings(config: ConfigTable): TurnSummarySettings {
 export interface ConversationConfigSource {
   /** The conversation id, for origin labels. */
   id: string;
+  /** The conversation directory, for origin labels. */
+  dir?: string;
   /** `base_config.json`'s values, when the conversation has the split layout. */
   baseConfig: ConfigTable | undefined;
   /** The event stream (legacy streams carry the base config as their first delta). */
@@ -112,16 +119,30 @@ export async function loadConfig(
   options: LoadConfigOptions,
 ): Promise<LoadedConfig> {
   const tree = new ConfigTree();
+  // What the user's own layers alone set (see config_trust.ts).
+  const trusted = new ConfigTree();
+  const trustsWorkspace = options.workspace !== undefined &&
+    isTrustedWorkspace(
+      options.workspace.root,
+      options.env(TRUSTED_WORKSPACES_ENV),
+    );
+  const isUntrusted = (label: string) =>
+    !trustsWorkspace && UNTRUSTED_LAYERS.some((kind) => label.startsWith(kind));
   const layers: string[] = [];
+  const mergeLayer = (values: ConfigTable, label: string) => {
+    tree.merge(values, label);
+    if (!isUntrusted(label)) trusted.merge(values, label);
+    layers.push(label);
+  };
   const mergeFiles = async (path: string | undefined, label: string) => {
     if (path === undefined) return;
     for (const layer of await readConfigFile(path)) {
-      tree.merge(layer.values, `${label} (${layer.path})`);
-      layers.push(`${label} (${layer.path})`);
+      mergeLayer(layer.values, `${label} (${layer.path})`);
     }
   };
 
   tree.merge(DEFAULT_CONFIG, "default");
+  trusted.merge(DEFAULT_CONFIG, "default");
   layers.push("default");
 
   const globalDir = globalConfigDir(options.env);
@@ -151,13 +172,16 @@ export async function loadConfig(
 
   for (const { name, operation } of envOperations(options.envVariables)) {
     apply(tree, operation, `env ${name}`);
+    apply(trusted, operation, `env ${name}`);
     layers.push(`env ${name}`);
   }
 
   if (options.conversation !== undefined) {
-    const label = `conversation jp-c${options.conversation.id}`;
-    tree.merge(conversationLayer(options.conversation), label);
-    layers.push(label);
+    const { id, dir } = options.conversation;
+    mergeLayer(
+      conversationLayer(options.conversation),
+      `conversation jp-c${id}${dir === undefined ? "" : ` (${dir})`}`,
+    );
   }
 
   for (const arg of options.cfg ?? []) {
@@ -175,15 +199,25 @@ export async function loadConfig(
       await mergeFiles(path, "--cfg");
     } else {
       apply(tree, operation, label);
+      apply(trusted, operation, label);
       layers.push(label);
     }
   }
   if (options.model !== undefined) {
     tree.set(["assistant", "model", "id"], options.model, "--model");
+    trusted.set(["assistant", "model", "id"], options.model, "--model");
     layers.push("--model");
   }
+  recordProvenance(tree.values, {
+    origins: tree.origins,
+    trusted: trusted.values,
+    isUntrusted,
+  });
   return { values: tree.values, origins: tree.origins, layers };
 }
+
+/** Origin labels of the layers that arrive with a repository. */
+const UNTRUSTED_LAYERS = ["workspace (", "directory (", "conversation "];
 
 /**
  * The conversation layer: the base config (from `base_config.json`, or the

@@ -7,11 +7,19 @@
  */
 
 import { JptError } from "../errors/jpt_error.ts";
+import {
+  configProvenance,
+  UntrustedConfigError,
+} from "../config/config_trust.ts";
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
 import type { ModelId } from "../config/model_id.ts";
 import { isPlainObject } from "../config/schema.ts";
 import type { EnvReader } from "../workspace/workspace.ts";
-import { providerInfo, type StructuredOutput } from "./providers.ts";
+import {
+  providerInfo,
+  type ProviderInfo,
+  type StructuredOutput,
+} from "./providers.ts";
 
 /** A provider endpoint, ready for a client. */
 export interface ProviderEndpoint {
@@ -53,6 +61,9 @@ export class EndpointError extends JptError {
  * @param env Environment access.
  * @returns The endpoint.
  * @throws {EndpointError} When no base URL is known.
+ * @throws {UntrustedConfigError} When a layer that came with the repository
+ *   chose the base URL, the base-URL variable or the key variable (see
+ *   `config/config_trust.ts`).
  */
 export function resolveEndpoint(
   id: ModelId,
@@ -80,6 +91,10 @@ export function resolveEndpoint(
   const apiKeyEnv = typeof table.api_key_env === "string"
     ? table.api_key_env
     : info.apiKeyEnv;
+  checkTrust(config, id.provider, info, {
+    baseUrlFromEnv: fromEnv !== undefined,
+    keySent: apiKeyEnv !== undefined && (env(apiKeyEnv) ?? "") !== "",
+  });
   const baseUrl = root.endsWith(info.compatPath)
     ? root
     : `${root}${info.compatPath}`;
@@ -110,6 +125,56 @@ export function resolveEndpoint(
       : undefined,
     headers,
   };
+}
+
+/**
+ * Refuses a base URL, base-URL variable or key variable that only an
+ * untrusted layer set: allowed are the provider's defaults, what the user's
+ * own layers set anyway, and a loopback base URL that receives no key.
+ */
+function checkTrust(
+  config: ConfigTable,
+  provider: string,
+  info: ProviderInfo,
+  use: { baseUrlFromEnv: boolean; keySent: boolean },
+): void {
+  const provenance = configProvenance(config);
+  if (provenance === undefined) return;
+  const defaults: Record<string, string | undefined> = {
+    base_url: info.defaultBaseUrl,
+    base_url_env: info.baseUrlEnv,
+    api_key_env: info.apiKeyEnv,
+  };
+  for (const key of ["api_key_env", "base_url_env", "base_url"]) {
+    const path = ["providers", "llm", provider, key];
+    const dotted = path.join(".");
+    const origin = provenance.origins.get(dotted);
+    if (origin === undefined || !provenance.isUntrusted(origin)) continue;
+    const value = getPath(config, path);
+    if (
+      value === getPath(provenance.trusted, path) ||
+      (typeof value === "string" && defaults[key] !== undefined &&
+        trimSlash(value) === trimSlash(defaults[key]!))
+    ) continue;
+    if (
+      key === "base_url" &&
+      (use.baseUrlFromEnv || (!use.keySent && isLoopbackUrl(value)))
+    ) continue;
+    throw new UntrustedConfigError(origin, dotted, value);
+  }
+}
+
+/** Whether a URL names this machine (localhost, 127.0.0.0/8, ::1). */
+function isLoopbackUrl(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  let host: string;
+  try {
+    host = new URL(value).hostname;
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function isStructuredOutput(value: unknown): value is StructuredOutput {
