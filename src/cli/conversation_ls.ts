@@ -49,13 +49,15 @@ export function addConversationCommand(
 function formatTable(rows: ConversationRow[]): string {
   if (rows.length === 0) return "No conversations\n";
   const header = ["ID", "TURNS", "LAST ACTIVITY", "ROOT", "TITLE"];
-  const cells = rows.map((row) => [
-    row.id,
-    String(row.turns),
-    row.last_activity.slice(0, 19),
-    row.roots.join("+"),
-    sanitizeLine(row.title ?? ""),
-  ]);
+  const cells = rows.map((row) =>
+    [
+      row.id,
+      String(row.turns),
+      row.last_activity.slice(0, 19),
+      row.roots.join("+"),
+      row.title ?? "",
+    ].map(sanitizeLine)
+  );
   const widths = header.map((title, i) =>
     Math.max(title.length, ...cells.map((cell) => cell[i]!.length))
   );

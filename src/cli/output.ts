@@ -9,6 +9,7 @@ import {
   singleLine,
   stripControlCharacters,
 } from "../conversation/control_chars.ts";
+import { redactSecrets } from "./redact.ts";
 
 /** Where a command writes; tests replace it. */
 export interface Io {
@@ -29,14 +30,23 @@ export interface Io {
 const encoder = new TextEncoder();
 
 /**
- * The process's own standard streams.
+ * The process's own standard streams. Everything written is redacted of the
+ * given secrets and URL passwords; standard output also loses any escape
+ * sequence or control character (a safety net: commands sanitize what they
+ * print, and stdout never carries jpt's own terminal control).
  *
+ * @param secrets Values never to print (see {@linkcode secretsOf}).
  * @returns An {@linkcode Io} writing to stdout and stderr.
  */
-export function processIo(): Io {
+export function processIo(secrets: readonly string[] = []): Io {
   return {
-    out: (text) => writeAll(Deno.stdout, encoder.encode(text)),
-    err: (text) => writeAll(Deno.stderr, encoder.encode(text)),
+    out: (text) =>
+      writeAll(
+        Deno.stdout,
+        encoder.encode(sanitizeText(redactSecrets(text, secrets))),
+      ),
+    err: (text) =>
+      writeAll(Deno.stderr, encoder.encode(redactSecrets(text, secrets))),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
@@ -61,23 +71,32 @@ function writeAll(stream: typeof Deno.stdout, bytes: Uint8Array): void {
 export const sanitizeLine: (text: string) => string = singleLine;
 
 /**
- * Makes untrusted multi-line text safe to print: escape sequences and control
- * characters removed, line breaks and tabs kept.
+ * Makes untrusted multi-line text safe to print: escape sequences, control
+ * characters and carriage returns (which move the cursor back over what was
+ * printed) removed; line feeds and tabs kept.
  *
  * @param text Untrusted text.
  * @returns Printable text.
  */
 export function sanitizeText(text: string): string {
-  return stripControlCharacters(text);
+  return stripControlCharacters(text).replaceAll("\r", "");
 }
+
+/** What JSON.stringify leaves raw but a terminal acts on: DEL, C1 controls, line/paragraph separators, bidi overrides and isolates. */
+const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Formats a value as pretty JSON with a final newline, for `--json` output.
- * JSON escapes control characters, so the result is terminal-safe.
+ * JSON.stringify escapes C0 controls and lone surrogates; DEL, C1 controls,
+ * U+2028/2029 and bidirectional overrides are escaped here too, so the
+ * result is terminal-safe and still the same JSON value.
  *
  * @param value Any JSON-compatible value.
  * @returns The JSON text.
  */
 export function formatJson(value: unknown): string {
-  return JSON.stringify(value, null, 2) + "\n";
+  return JSON.stringify(value, null, 2).replace(
+    JSON_UNSAFE,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  ) + "\n";
 }

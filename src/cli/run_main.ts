@@ -7,6 +7,7 @@
  */
 
 import { processIo } from "./output.ts";
+import { secretsOf } from "./redact.ts";
 import { runCli } from "./program.ts";
 
 /**
@@ -21,12 +22,13 @@ export async function runMain(): Promise<number> {
     interrupt.abort(new DOMException("Interrupted", "AbortError"));
   };
   Deno.addSignalListener("SIGINT", onInterrupt);
+  const variables = Deno.env.toObject();
   try {
     return await runCli(Deno.args, {
-      io: processIo(),
+      io: processIo(secretsOf(variables)),
       env: (name) => Deno.env.get(name),
       cwd: Deno.cwd(),
-      envVariables: Deno.env.toObject(),
+      envVariables: variables,
       signal: interrupt.signal,
     });
   } finally {

@@ -16,8 +16,8 @@ import type { ModelId } from "../config/model_id.ts";
 import { isPlainObject } from "../config/schema.ts";
 import type { EnvReader } from "../workspace/workspace.ts";
 import {
-  providerInfo,
   type ProviderInfo,
+  providerInfo,
   type StructuredOutput,
 } from "./providers.ts";
 
