@@ -19,7 +19,7 @@ import { withoutJptOnlyKeys } from "../config/jpt_only_keys.ts";
 import { turnSummarySettings } from "../config/load_config.ts";
 import { resolveRoleModel } from "../config/role_models.ts";
 import { JptError } from "../errors/jpt_error.ts";
-import { streamChat } from "../llm/chat_stream.ts";
+import { streamChat, StreamIdleError } from "../llm/chat_stream.ts";
 import { createClient } from "../llm/client.ts";
 import { describeModelError } from "../llm/describe_error.ts";
 import { resolveEndpoint } from "../llm/endpoint.ts";
@@ -84,6 +84,8 @@ export interface TurnRequest {
   drainBudgetMs?: number;
   /** The grace after aborting at the budget, in milliseconds (default 2 s). */
   drainGraceMs?: number;
+  /** Give up on a reply that sends nothing for this long, in milliseconds (default 120 s). */
+  idleTimeoutMs?: number;
 }
 
 /** How a turn ended. */
@@ -106,6 +108,8 @@ const INTERRUPTED_DRAIN_MS = 2_000;
 const DRAIN_BUDGET_MS = 10_000;
 /** The grace after the budget (RFD 107). */
 const DRAIN_GRACE_MS = 2_000;
+/** How long a reply may send nothing before it is given up. */
+const IDLE_TIMEOUT_MS = 120_000;
 
 /**
  * Runs one turn; see the module doc.
@@ -227,6 +231,7 @@ export async function runTurn(
           params: requestParams(assistant),
         }, {
           signal: request.signal,
+          idleTimeoutMs: request.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
           onText: (piece) => sink.text(piece),
           onReasoning: (piece) => sink.reasoning(piece),
         });
@@ -237,10 +242,18 @@ export async function runTurn(
       }
     })().catch((error: Error) => error);
 
+    // A stalled stream keeps what arrived, like an interrupted one.
+    const partial = streamed instanceof StreamIdleError
+      ? streamed.reply
+      : streamed instanceof Error
+      ? undefined
+      : streamed;
     if (streamed instanceof Error) {
       failure = streamed;
       status = "failed";
-    } else {
+    }
+    if (partial !== undefined) {
+      const streamed = partial;
       reply = streamed.text;
       const stamp = formatTimestamp(request.now?.() ?? new Date());
       if (streamed.reasoning !== "" && !excludesReasoning(assistant)) {
@@ -260,7 +273,7 @@ export async function runTurn(
         );
       }
       if (request.persist) await saveConversation(conversation);
-      if (streamed.interrupted) status = "interrupted";
+      if (streamed.interrupted && failure === undefined) status = "interrupted";
     }
   } finally {
     await lock?.release();

@@ -17,6 +17,8 @@ import { sanitizeLine, sanitizeText } from "./output.ts";
  * and the budget.
  */
 export const DRAIN_BUDGET_ENV = "JPT_DRAIN_BUDGET_MS";
+/** Seconds a reply may send nothing before it is given up (default 120). */
+export const IDLE_TIMEOUT_ENV = "JPT_IDLE_TIMEOUT_SECS";
 
 /**
  * Adds `query` (alias `q`) to the program.
@@ -64,6 +66,7 @@ export function addQueryCommand(
       const log = (line: string) =>
         context.verbose && context.io.err(`${sanitizeLine(line)}\n`);
       const budget = drainBudget(context);
+      const idleSeconds = positiveNumber(context.env(IDLE_TIMEOUT_ENV));
       const outcome = await runTurn(context, {
         message,
         newConversation: opts.new === true,
@@ -73,6 +76,9 @@ export function addQueryCommand(
         noTitle: opts.title === false,
         signal: deps.signal,
         ...(budget === undefined ? {} : { drainBudgetMs: budget }),
+        ...(idleSeconds === undefined
+          ? {}
+          : { idleTimeoutMs: idleSeconds * 1000 }),
       }, {
         text: (piece) => context.io.out(sanitizeText(piece)),
         reasoning: (piece) =>
@@ -113,6 +119,13 @@ async function readMessage(
     );
   }
   return message;
+}
+
+function positiveNumber(text: string | undefined): number | undefined {
+  const value = Number(text);
+  return text !== undefined && Number.isFinite(value) && value > 0
+    ? value
+    : undefined;
 }
 
 function drainBudget(context: CliContext): number | undefined {

@@ -22,6 +22,7 @@ import {
   parseJsonOrdered,
 } from "../conversation/json_parse.ts";
 import { isFile } from "../workspace/fs_probe.ts";
+import { readRegularFile } from "../workspace/read_bounded.ts";
 
 /** Extensions tried for a config file, in jp's order. */
 export const CONFIG_EXTENSIONS = [
@@ -117,7 +118,7 @@ async function readWithExtends(
 export async function parseConfigFile(path: string): Promise<ConfigTable> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = new TextDecoder().decode(await readRegularFile(path));
   } catch (error) {
     throw new ConfigFileError(
       path,

@@ -6,6 +6,7 @@
  */
 
 import type OpenAI from "openai";
+import { JptError } from "../errors/jpt_error.ts";
 
 /** A chat message in the OpenAI shape. */
 export interface ChatMessage {
@@ -43,6 +44,29 @@ export interface StreamOptions {
   onText(piece: string): void;
   /** Called with each piece of reasoning. */
   onReasoning(piece: string): void;
+  /** Give up when nothing arrives for this long, in milliseconds (default: never). */
+  idleTimeoutMs?: number;
+}
+
+/** The model sent nothing for longer than the idle timeout; what arrived is kept. */
+export class StreamIdleError extends JptError {
+  /** What arrived before the stream stalled. */
+  readonly reply: StreamedReply;
+
+  /**
+   * Creates the error, naming the timeout.
+   *
+   * @param idleMs The idle timeout that passed.
+   * @param reply What arrived before.
+   */
+  constructor(idleMs: number, reply: StreamedReply) {
+    super(
+      `The model sent nothing for ${
+        Number((idleMs / 1000).toFixed(1))
+      } s; the partial reply is kept (set JPT_IDLE_TIMEOUT_SECS to wait longer)`,
+    );
+    this.reply = reply;
+  }
 }
 
 /**
@@ -53,6 +77,7 @@ export interface StreamOptions {
  * @param options Signal and callbacks.
  * @returns The reply; `interrupted` when the signal stopped it.
  * @throws {OpenAI.APIError} For HTTP and connection errors (not for an abort).
+ * @throws {StreamIdleError} When nothing arrived for `idleTimeoutMs`.
  */
 export async function streamChat(
   client: OpenAI,
@@ -60,7 +85,15 @@ export async function streamChat(
   options: StreamOptions,
 ): Promise<StreamedReply> {
   const reply: StreamedReply = { text: "", reasoning: "", interrupted: false };
+  const idle = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const rearm = () => {
+    if (options.idleTimeoutMs === undefined) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => idle.abort(), options.idleTimeoutMs);
+  };
   try {
+    rearm();
     const stream = await client.chat.completions.create(
       {
         model: request.model,
@@ -68,9 +101,10 @@ export async function streamChat(
         ...request.params,
         stream: true,
       } as OpenAI.ChatCompletionCreateParamsStreaming,
-      { signal: options.signal },
+      { signal: AbortSignal.any([options.signal, idle.signal]) },
     );
     for await (const chunk of stream) {
+      rearm();
       const delta = chunk.choices[0]?.delta as
         | {
           content?: string | null;
@@ -88,12 +122,23 @@ export async function streamChat(
         options.onText(delta.content);
       }
     }
+    // An aborted stream may also just end.
+    if (options.signal.aborted) reply.interrupted = true;
+    else if (idle.signal.aborted) {
+      throw new StreamIdleError(options.idleTimeoutMs!, reply);
+    }
   } catch (error) {
+    if (error instanceof StreamIdleError) throw error;
     if (options.signal.aborted) {
       reply.interrupted = true;
       return reply;
     }
+    if (idle.signal.aborted) {
+      throw new StreamIdleError(options.idleTimeoutMs!, reply);
+    }
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
   return reply;
 }

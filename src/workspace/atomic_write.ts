@@ -5,7 +5,8 @@
  * to twice as slow (bench/RESULTS.md), and ext4 by default commits the data
  * of a file that replaces another by rename before the rename itself. A target
  * that already holds the same bytes is left alone, so its modification time
- * (which decides which storage root jp reads) does not move.
+ * (which decides which storage root jp reads) does not move. A target that is
+ * a symbolic link is written through: the file it points to is replaced.
  *
  * @module
  */
@@ -25,6 +26,9 @@ export async function writeFileAtomic(
   content: Uint8Array | readonly Uint8Array[],
 ): Promise<boolean> {
   const pieces = content instanceof Uint8Array ? [content] : content;
+  // A symbolic link is written through: the file it names is replaced and
+  // the link stays a link.
+  path = await linkTarget(path);
   if (await hasContent(path, pieces)) return false;
   const suffix = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
   // jp's start-up validation removes stray `*.tmp` files in conversation directories.
@@ -51,6 +55,17 @@ export async function writeFileAtomic(
     throw error;
   }
   return true;
+}
+
+/** The file a path names, following symbolic links; the path itself when it is not a link or does not exist. */
+async function linkTarget(path: string): Promise<string> {
+  try {
+    if (!(await Deno.lstat(path)).isSymlink) return path;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return path;
+    throw error;
+  }
+  return await Deno.realPath(path);
 }
 
 async function hasContent(

@@ -4,6 +4,7 @@ import { isValidTimestamp } from "../conversation/timestamp.ts";
 import { validateEvents } from "../conversation/validate_events.ts";
 import { idFromDirName } from "./conversation_id.ts";
 import { isDirectory, isFile } from "./fs_probe.ts";
+import { readRegularFile } from "./read_bounded.ts";
 
 /** The result of checking one conversation directory. */
 export interface ConversationCheck {
@@ -122,7 +123,7 @@ async function childConversations(dir: string): Promise<string[]> {
 
 async function readOptional(path: string): Promise<Uint8Array | undefined> {
   try {
-    return await Deno.readFile(path);
+    return await readRegularFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;

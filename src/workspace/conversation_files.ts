@@ -11,6 +11,7 @@ import {
 import { ConversationLock, LockHeldError } from "./lock.ts";
 import type { StorageRoot, Workspace } from "./workspace.ts";
 import { isFile } from "./fs_probe.ts";
+import { readRegularFile } from "./read_bounded.ts";
 
 /** A conversation file could not be read or parsed; names the file. */
 export class ConversationFileError extends JptError {
@@ -289,7 +290,7 @@ async function readWith<T>(
 ): Promise<T> {
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(path);
+    bytes = await readRegularFile(path);
   } catch (error) {
     throw new ConversationFileError(
       path,

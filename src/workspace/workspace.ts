@@ -2,6 +2,7 @@ import { JptError } from "../errors/jpt_error.ts";
 import { join, resolve } from "node:path";
 import { idFromDirName } from "./conversation_id.ts";
 import { exists, isDirectory } from "./fs_probe.ts";
+import { readRegularFile } from "./read_bounded.ts";
 
 /** Name of jp's workspace directory. */
 export const STORAGE_DIR = ".jp";
@@ -207,12 +208,23 @@ async function findSilo(
   return undefined;
 }
 
+/** jp writes 5 characters of `[0-9a-z]`; jpt accepts any short run of safe characters, never a path. */
+const WORKSPACE_ID = /^[0-9A-Za-z_-]{1,64}$/;
+
 async function readWorkspaceId(path: string): Promise<string | undefined> {
   try {
-    const lines = (await Deno.readTextFile(path)).split("\n").map((line) =>
-      line.trim()
-    ).filter((line) => line !== "");
-    return lines.at(-1);
+    const text = new TextDecoder().decode(await readRegularFile(path, 4096));
+    const id = text.split("\n").map((line) => line.trim()).filter((line) =>
+      line !== ""
+    ).at(-1);
+    if (id !== undefined && !WORKSPACE_ID.test(id)) {
+      throw new JptError(
+        `Invalid workspace id in "${path}": ${
+          JSON.stringify(id.slice(0, 80))
+        } (jp writes 5 characters of 0-9 and a-z; restore the file or delete it to read the workspace without an id)`,
+      );
+    }
+    return id;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;

@@ -435,3 +435,27 @@ Deno.test("model failures are one clear line, exit 1, and the request is kept", 
   );
   assert.equal((await stream()).turns().length, 3);
 });
+
+Deno.test("a reply that stalls is given up after the idle timeout: partial reply kept, exit 1", async () => {
+  await using server = FakeLlm.start((request) =>
+    request.body?.stream
+      ? { stream: { pieces: ["Half an"], stallAfterMs: 60_000 } }
+      : { json: chatCompletion("{}") }
+  );
+  const { ws, query, stream } = await setUp(server);
+  await using _ = ws;
+  const result = await query(["--no-title", "hello"], {
+    JPT_IDLE_TIMEOUT_SECS: "0.3",
+  });
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(result.stdout, "Half an\n");
+  assert.match(
+    result.stderr,
+    /^error: The model sent nothing for 0\.3 s; the partial reply is kept/,
+  );
+  const turns = (await stream()).turns();
+  assert.deepEqual(
+    turns[0]!.events.map((event) => event.type),
+    ["turn_start", "chat_request", "chat_response"],
+  );
+});

@@ -38,7 +38,13 @@ export interface FakeResponse {
   /** A raw text body. */
   text?: string;
   /** Stream these content pieces as server-sent events. */
-  stream?: { pieces: string[]; reasoning?: string[]; pieceDelayMs?: number };
+  stream?: {
+    pieces: string[];
+    reasoning?: string[];
+    pieceDelayMs?: number;
+    /** Send nothing more for this long after the pieces (a stalled model). */
+    stallAfterMs?: number;
+  };
 }
 
 /** Decides the answer for a request. */
@@ -262,6 +268,7 @@ function streamSteps(stream: NonNullable<FakeResponse["stream"]>): Step[] {
     if (stream.pieceDelayMs) steps.push({ wait: stream.pieceDelayMs });
     steps.push(event({ content: piece }));
   }
+  if (stream.stallAfterMs) steps.push({ wait: stream.stallAfterMs });
   steps.push(event({}, "stop"), { bytes: encoder.encode("data: [DONE]\n\n") });
   return steps;
 }

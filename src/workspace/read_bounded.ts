@@ -1,0 +1,99 @@
+/**
+ * Reading a file jpt did not write, safely: only regular files (a FIFO, a
+ * device or a directory in place of a conversation file is refused at once
+ * instead of hanging or filling memory), and only up to a size limit.
+ *
+ * @module
+ */
+
+import { JptError } from "../errors/jpt_error.ts";
+
+/** The default size limit: 2 GiB. */
+export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 ** 3;
+/** Overrides the size limit, in bytes. */
+export const MAX_FILE_BYTES_ENV = "JPT_MAX_FILE_BYTES";
+
+/** The file is not a regular file, or is larger than the limit. */
+export class UnreadableFileError extends JptError {
+  /** The file. */
+  readonly path: string;
+
+  /**
+   * Creates the error, naming the file.
+   *
+   * @param path The file.
+   * @param detail Why it is not read.
+   */
+  constructor(path: string, detail: string) {
+    super(`Cannot read "${path}": ${detail}`);
+    this.path = path;
+  }
+}
+
+/**
+ * The size limit: `$JPT_MAX_FILE_BYTES` when it is a positive whole number,
+ * else {@linkcode DEFAULT_MAX_FILE_BYTES}.
+ *
+ * @returns Bytes.
+ */
+export function maxFileBytes(): number {
+  let text: string | undefined;
+  try {
+    text = Deno.env.get(MAX_FILE_BYTES_ENV);
+  } catch {
+    text = undefined; // no permission to read the environment: the default
+  }
+  const value = Number(text);
+  return text !== undefined && Number.isSafeInteger(value) && value > 0
+    ? value
+    : DEFAULT_MAX_FILE_BYTES;
+}
+
+/**
+ * Reads a regular file whole, refusing anything else and anything larger
+ * than the limit.
+ *
+ * @param path The file (a symbolic link is followed).
+ * @param limit The most bytes to read (default {@linkcode maxFileBytes}).
+ * @returns Its bytes.
+ * @throws {UnreadableFileError} For a FIFO, device, socket or directory, or a file over the limit.
+ * @throws {Deno.errors.NotFound} When it does not exist.
+ */
+export async function readRegularFile(
+  path: string,
+  limit: number = maxFileBytes(),
+): Promise<Uint8Array> {
+  const info = await Deno.stat(path);
+  if (!info.isFile) {
+    throw new UnreadableFileError(path, `not a regular file (${kindOf(info)})`);
+  }
+  if (info.size > limit) {
+    throw new UnreadableFileError(
+      path,
+      `${info.size} bytes is over the limit of ${limit} (set ${MAX_FILE_BYTES_ENV} to raise it)`,
+    );
+  }
+  const file = await Deno.open(path, { read: true });
+  try {
+    const bytes = new Uint8Array(info.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const read = await file.read(bytes.subarray(filled));
+      if (read === null) break;
+      filled += read;
+    }
+    // A file that grew while it was read is cut at the size it had.
+    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  } finally {
+    file.close();
+  }
+}
+
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a FIFO";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  if (info.isSocket) return "a socket";
+  return "not a file";
+}
