@@ -30,7 +30,7 @@ import { TitleTask } from "../task/title_task.ts";
 import { conversationIdAt } from "../workspace/conversation_id.ts";
 import {
   type ConversationRef,
-  createConversationDirs,
+  createConversation,
   loadConversation,
   type LoadedConversation,
   lockConversation,
@@ -38,7 +38,7 @@ import {
   resolveConversation,
   saveConversation,
 } from "../workspace/conversation_files.ts";
-import { ConversationLock } from "../workspace/lock.ts";
+import type { ConversationLock } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { backgroundCatchUp } from "./background_catch_up.ts";
 import {
@@ -144,11 +144,14 @@ export async function runTurn(
       ? newConversation(await uniqueId(workspace, now), now)
       : await loadConversation(target);
   } else if (target === undefined) {
-    const id = await uniqueId(workspace, now);
-    lock = await ConversationLock.acquire(await workspace.lockPath(id));
+    const created = await createConversation(
+      workspace,
+      conversationIdAt(now),
+    );
+    lock = created.lock;
     conversation = {
-      ...newConversation(id, now),
-      ref: await createConversationDirs(workspace, id),
+      ...newConversation(created.ref.id, now),
+      ref: created.ref,
     };
     conversation.source = conversation.ref.copies[0]!;
   } else {
@@ -161,6 +164,7 @@ export async function runTurn(
   let status: TurnOutcome["status"] = "ok";
   let reply = "";
   let failure: Error | undefined;
+  let saved = false;
   try {
     const config = (await effectiveConfig(
       session,
@@ -169,6 +173,8 @@ export async function runTurn(
     )).values;
     const assistant = resolveRoleModel(config, "assistant");
     const endpoint = resolveEndpoint(assistant.id, config, session.env);
+    // Preflight: a turn that cannot start (no key) writes nothing.
+    const client = await createClient(endpoint, session.env);
 
     if (request.persist && !isNew && turnSummarySettings(config).auto) {
       backgroundCatchUp(handler, {
@@ -202,6 +208,7 @@ export async function runTurn(
     if (request.persist) {
       // The request is on disk before the model is called: nothing typed is lost.
       await saveConversation(conversation);
+      saved = true;
       if (isNew && conversation.metadata.title !== undefined) {
         conversation.ref = await renameConversationDirs(
           conversation.ref,
@@ -221,7 +228,6 @@ export async function runTurn(
 
     const streamed = await (async () => {
       try {
-        const client = await createClient(endpoint, session.env);
         return await streamChat(client, {
           model: assistant.id.name,
           messages: threadMessages(
@@ -275,6 +281,14 @@ export async function runTurn(
       if (request.persist) await saveConversation(conversation);
       if (streamed.interrupted && failure === undefined) status = "interrupted";
     }
+  } catch (error) {
+    // A new conversation that failed before its first save leaves nothing behind.
+    if (isNew && request.persist && !saved) {
+      for (const copy of conversation.ref.copies) {
+        await Deno.remove(copy.dir, { recursive: true }).catch(() => {});
+      }
+    }
+    throw error;
   } finally {
     await lock?.release();
   }

@@ -39,14 +39,12 @@ const encoder = new TextEncoder();
  * @returns An {@linkcode Io} writing to stdout and stderr.
  */
 export function processIo(secrets: readonly string[] = []): Io {
+  const out = closable(Deno.stdout);
+  const err = closable(Deno.stderr);
   return {
     out: (text) =>
-      writeAll(
-        Deno.stdout,
-        encoder.encode(sanitizeText(redactSecrets(text, secrets))),
-      ),
-    err: (text) =>
-      writeAll(Deno.stderr, encoder.encode(redactSecrets(text, secrets))),
+      out(encoder.encode(sanitizeText(redactSecrets(text, secrets)))),
+    err: (text) => err(encoder.encode(redactSecrets(text, secrets))),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
@@ -54,11 +52,27 @@ export function processIo(secrets: readonly string[] = []): Io {
   };
 }
 
-function writeAll(stream: typeof Deno.stdout, bytes: Uint8Array): void {
-  let written = 0;
-  while (written < bytes.length) {
-    written += stream.writeSync(bytes.subarray(written));
-  }
+/**
+ * A writer for a standard stream that stops writing, silently, once the
+ * reader went away (`jpt query … | head -c5`): the command goes on and still
+ * stores what it was doing.
+ */
+function closable(
+  stream: typeof Deno.stdout,
+): (bytes: Uint8Array) => void {
+  let closed = false;
+  return (bytes) => {
+    if (closed) return;
+    try {
+      let written = 0;
+      while (written < bytes.length) {
+        written += stream.writeSync(bytes.subarray(written));
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+      closed = true;
+    }
+  };
 }
 
 /**

@@ -196,24 +196,81 @@ export async function saveConversation(
   return written;
 }
 
+/** A new conversation, its id reserved under its lock. */
+export interface NewConversation {
+  /** The conversation (its directories exist, empty). */
+  ref: ConversationRef;
+  /** Its lock, held; the caller releases it. */
+  lock: ConversationLock;
+}
+
+/** How many ids a new conversation tries before giving up. */
+const MAX_ID_ATTEMPTS = 1000;
+
 /**
- * Creates the directories of a new conversation, named by its id, in the
- * user-local silo (when the workspace has one) and in the workspace. The
- * caller holds the conversation's lock, so jp's start-up validation leaves
- * the half-written directory alone.
+ * Creates a new conversation with the first free id from `firstId` on: its
+ * lock is taken first, the id is checked against the conversations that
+ * exist once the lock is held, and its directories (in the user-local silo
+ * when the workspace has one, and in the workspace) are created exclusively.
+ * Processes creating conversations at the same moment get different ids.
+ * The caller holds the lock until the conversation's files are written, so
+ * jp's start-up validation leaves the half-written directory alone.
  *
  * @param workspace The workspace.
- * @param id The new conversation's id.
- * @returns The conversation.
+ * @param firstId The preferred id (jp's: the time in deciseconds).
+ * @returns The conversation and its held lock.
  */
-export async function createConversationDirs(
+export async function createConversation(
+  workspace: Workspace,
+  firstId: string,
+): Promise<NewConversation> {
+  let id = BigInt(firstId);
+  for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++, id++) {
+    const candidate = String(id);
+    let lock: ConversationLock;
+    try {
+      lock = await ConversationLock.acquire(
+        await workspace.lockPath(candidate),
+      );
+    } catch (error) {
+      if (error instanceof LockHeldError) continue;
+      throw error;
+    }
+    try {
+      if ((await workspace.conversationDirs()).has(candidate)) {
+        await lock.release();
+        continue;
+      }
+      const ref = await createDirsExclusively(workspace, candidate);
+      if (ref !== undefined) return { ref, lock };
+      await lock.release();
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+  throw new JptError(
+    `Cannot find a free conversation id after ${MAX_ID_ATTEMPTS} tries from ${firstId}`,
+  );
+}
+
+/** Creates a conversation's directories; `undefined` when one already exists. */
+async function createDirsExclusively(
   workspace: Workspace,
   id: string,
-): Promise<ConversationRef> {
+): Promise<ConversationRef | undefined> {
   const copies: ConversationCopy[] = [];
   for (const root of workspace.roots) {
-    const dir = join(root.dir, "conversations", id);
-    await Deno.mkdir(dir, { recursive: true });
+    const parent = join(root.dir, "conversations");
+    await Deno.mkdir(parent, { recursive: true });
+    const dir = join(parent, id);
+    try {
+      await Deno.mkdir(dir);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      for (const made of copies) await Deno.remove(made.dir).catch(() => {});
+      return undefined;
+    }
     copies.push({ root, dir });
   }
   return { id, copies };

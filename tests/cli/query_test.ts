@@ -383,7 +383,7 @@ Deno.test("Ctrl-C mid-stream keeps the partial reply and exits 130", async () =>
   assert.ok(!reply.includes("ends"));
 });
 
-Deno.test("model failures are one clear line, exit 1, and the request is kept", async () => {
+Deno.test("model failures are one clear line and exit 1; a turn that cannot start writes nothing, a request that failed is kept", async () => {
   await using server = llm();
   const { ws, query, stream } = await setUp(server);
   await using _ = ws;
@@ -397,14 +397,15 @@ Deno.test("model failures are one clear line, exit 1, and the request is kept", 
     noKey.stderr,
     "error: No API key for openai: set the environment variable OPENAI_API_KEY\n",
   );
-  assert.equal(
-    (await stream()).turns()[0]!.fallbackSummary(),
-    "hello",
-    "the request was stored",
+  assert.deepEqual(
+    [...Deno.readDirSync(ws.conversations)],
+    [],
+    "a turn that cannot start writes nothing",
   );
 
-  // The conversation keeps the model it was created with; flags beat that layer.
+  // A request that started and failed is kept.
   const refused = await query([
+    "--new",
     "--model",
     "ollama/tiny",
     "--cfg",
@@ -433,7 +434,10 @@ Deno.test("model failures are one clear line, exit 1, and the request is kept", 
     unknown.stderr,
     /ollama does not know model "tiny" \(HTTP 404 from .*\): model 'tiny' not found/,
   );
-  assert.equal((await stream()).turns().length, 3);
+  assert.deepEqual(
+    (await stream()).turns().map((turn) => turn.fallbackSummary()),
+    ["again", "once more"],
+  );
 });
 
 Deno.test("a reply that stalls is given up after the idle timeout: partial reply kept, exit 1", async () => {
@@ -459,3 +463,70 @@ Deno.test("a reply that stalls is given up after the idle timeout: partial reply
     ["turn_start", "chat_request", "chat_response"],
   );
 });
+
+Deno.test("three jpt query --new started together make three conversations, every message saved", async () => {
+  await using server = llm({ pieceDelayMs: 50 });
+  const { ws } = await setUp(server);
+  await using _ = ws;
+  const results = await Promise.all(
+    ["first", "second", "third"].map((word) =>
+      runJpt(["query", "--new", "--no-title", word], {
+        cwd: ws.root,
+        env: ws.env,
+      })
+    ),
+  );
+  for (const result of results) assert.equal(result.code, 0, result.stderr);
+  const dirs = [...Deno.readDirSync(ws.conversations)].map((item) => item.name);
+  assert.equal(dirs.length, 3, dirs.join(", "));
+  const requests = await Promise.all(dirs.map(async (name) => {
+    const stream = ConversationStream.parse(
+      await Deno.readFile(join(ws.conversations, name, "events.json")),
+    );
+    return stream.turns()[0]!.events.find((e) => e.type === "chat_request")!
+      .data().content;
+  }));
+  assert.deepEqual(requests.sort(), ["first", "second", "third"]);
+});
+
+Deno.test("a reader that closes stdout early (| head -c5) never keeps the reply from being stored", async () => {
+  await using server = llm({
+    reply: ["Hello", " there,", " and", " more"],
+    pieceDelayMs: 150,
+  });
+  const { ws, stream } = await setUp(server);
+  await using _ = ws;
+  const child = spawnJpt(["query", "--new", "--no-title", "hi"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  assert.ok(value !== undefined && value.length > 0);
+  await reader.cancel();
+  const [status, stderr] = await Promise.all([
+    child.status,
+    new Response(child.stderr).text(),
+  ]);
+  assert.equal(status.code, 0, stderr);
+  const turn = (await stream()).turns()[0]!;
+  const response = turn.events.find((e) => e.type === "chat_response");
+  assert.equal(response?.data().message, "Hello there, and more");
+});
+
+Deno.test("a new conversation that cannot start leaves no directory behind", async () => {
+  await using server = llm();
+  const { ws } = await setUp(server);
+  await using _ = ws;
+  const result = await queryOpenAi(ws.root, ws.env);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /OPENAI_API_KEY/);
+  assert.deepEqual([...Deno.readDirSync(ws.conversations)], []);
+});
+
+function queryOpenAi(cwd: string, env: Record<string, string>) {
+  return runJpt(["--model", "openai/gpt-test", "query", "--new", "hello"], {
+    cwd,
+    env,
+  });
+}
