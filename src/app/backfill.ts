@@ -16,6 +16,8 @@ import {
 import { formatConversationId } from "../workspace/conversation_id.ts";
 import {
   type ConversationRef,
+  incompleteWarning,
+  isIncomplete,
   listConversations,
   loadConversation,
   resolveConversation,
@@ -58,8 +60,14 @@ export interface BackfillOutcome {
   id: string;
   /** The directory its events were read from. */
   path: string;
-  /** What happened. */
-  status: "ran" | "dry_run" | "locked" | "error" | "nothing_to_do";
+  /** What happened (`incomplete`: an empty or half-created directory, skipped). */
+  status:
+    | "ran"
+    | "dry_run"
+    | "locked"
+    | "error"
+    | "nothing_to_do"
+    | "incomplete";
   /** The summary model, `provider/name`. */
   model?: string;
   /** Turns that got a summary. */
@@ -127,6 +135,11 @@ async function backfillOne(
     skipped: [],
   };
   try {
+    if (await isIncomplete(ref)) {
+      outcome.status = "incomplete";
+      outcome.error = incompleteWarning(ref);
+      return outcome;
+    }
     const loaded = await loadConversation(ref);
     outcome.path = loaded.source.dir;
     const config = (await effectiveConfig(session, workspace, loaded)).values;

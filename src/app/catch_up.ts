@@ -19,6 +19,7 @@ import {
   type ConversationRef,
   loadConversation,
   lockConversation,
+  removeStrayTempFiles,
   saveConversation,
 } from "../workspace/conversation_files.ts";
 import type { FingerprintCache } from "../workspace/fingerprint_cache.ts";
@@ -118,6 +119,7 @@ export async function catchUpConversation(
   try {
     const lock = await lockConversation(workspace, ref);
     try {
+      await removeStrayTempFiles(ref);
       const fresh = await loadConversation(ref);
       candidateIds = assignCandidateIds(fresh.stream);
       await saveConversation(fresh);

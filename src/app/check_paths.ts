@@ -39,7 +39,17 @@ export async function checkPaths(
         warnings: [],
       });
     }
-    for (const dir of dirs) results.push(await checkConversation(dir));
+    for (const dir of dirs) {
+      // One conversation that cannot be checked is one failure, not the end of the run.
+      results.push(
+        await checkConversation(dir).catch((error) => ({
+          path: dir,
+          ok: false,
+          errors: [error instanceof Error ? error.message : String(error)],
+          warnings: [],
+        })),
+      );
+    }
   }
   return results;
 }

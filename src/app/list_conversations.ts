@@ -9,6 +9,8 @@
 import { formatConversationId } from "../workspace/conversation_id.ts";
 import {
   type ConversationRef,
+  incompleteWarning,
+  isIncomplete,
   listConversations as listRefs,
   loadConversation,
 } from "../workspace/conversation_files.ts";
@@ -38,6 +40,8 @@ export interface ConversationListing {
   rows: ConversationRow[];
   /** One message per conversation that could not be read. */
   errors: string[];
+  /** One message per empty or half-created conversation directory (skipped). */
+  warnings: string[];
 }
 
 /**
@@ -50,8 +54,12 @@ export async function listConversations(
   session: Session,
 ): Promise<ConversationListing> {
   const workspace = await currentWorkspace(session);
-  const listing: ConversationListing = { rows: [], errors: [] };
+  const listing: ConversationListing = { rows: [], errors: [], warnings: [] };
   for (const ref of await listRefs(workspace)) {
+    if (await isIncomplete(ref)) {
+      listing.warnings.push(incompleteWarning(ref));
+      continue;
+    }
     try {
       listing.rows.push(await conversationRow(ref));
     } catch (error) {

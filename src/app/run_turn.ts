@@ -34,6 +34,7 @@ import {
   loadConversation,
   type LoadedConversation,
   lockConversation,
+  removeStrayTempFiles,
   renameConversationDirs,
   resolveConversation,
   saveConversation,
@@ -156,6 +157,7 @@ export async function runTurn(
     conversation.source = conversation.ref.copies[0]!;
   } else {
     lock = await lockConversation(workspace, target);
+    await removeStrayTempFiles(target);
     conversation = await loadConversation(target);
   }
   const isNew = target === undefined ||

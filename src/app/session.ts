@@ -17,6 +17,7 @@ import {
 } from "../config/load_config.ts";
 import {
   type ConversationRef,
+  isIncomplete,
   listConversations,
   loadConversation,
   type LoadedConversation,
@@ -147,6 +148,7 @@ export async function mostRecentConversation(
 ): Promise<ConversationRef | undefined> {
   let best: { ref: ConversationRef; at: string } | undefined;
   for (const ref of await listConversations(workspace)) {
+    if (await isIncomplete(ref)) continue;
     let at: string;
     try {
       at = (await loadMetadata(ref)).lastActivatedAt;

@@ -37,7 +37,10 @@ export function addConversationCommand(
         "../app/list_conversations.ts"
       );
       const context = deps.context();
-      const { rows, errors } = await listConversations(context);
+      const { rows, errors, warnings } = await listConversations(context);
+      for (const warning of warnings) {
+        context.io.err(`warning: ${sanitizeLine(warning)}\n`);
+      }
       for (const error of errors) {
         context.io.err(`error: ${sanitizeLine(error)}\n`);
       }

@@ -111,7 +111,10 @@ function formatOutcomes(
   let text = "";
   for (const outcome of outcomes) {
     const head = `${outcome.id}${outcome.model ? ` (${outcome.model})` : ""}`;
-    if (outcome.status === "locked" || outcome.status === "error") {
+    if (
+      outcome.status === "locked" || outcome.status === "error" ||
+      outcome.status === "incomplete"
+    ) {
       text += `${head}: skipped: ${
         sanitizeLine(outcome.error ?? outcome.status)
       }\n`;

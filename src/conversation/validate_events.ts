@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { isUrlSafeBase64Text, undecodableLeaves } from "./base64_field.ts";
 import { canonicalEntryTree, type Entry } from "./entry.ts";
+import { entryFieldProblems } from "./event_schema.ts";
 import { readEvent } from "./events.ts";
 import { EventsSyntaxError } from "./scan_events.ts";
 import { ConversationStream } from "./stream.ts";
@@ -125,6 +126,11 @@ function checkEntries(
         `${name} has an invalid timestamp ${JSON.stringify(entry.timestamp)}`,
       );
     }
+    const problems = entryFieldProblems(entry);
+    if (problems.length > 0) {
+      for (const problem of problems) report.errors.push(`${name} ${problem}`);
+      return;
+    }
     let event;
     try {
       event = readEvent(entry);
@@ -171,26 +177,37 @@ function checkEntries(
   });
 }
 
+/**
+ * jp's rule (RFD 126): `summary` is any string or null. Anything else is an
+ * error; a null, blank, multi-line or over-long summary is a warning (jp reads
+ * it; RFD 126 asks writers for one line of at most 60 characters).
+ */
 function checkSummary(
   name: string,
   summary: unknown,
   report: ValidationReport,
 ): void {
   if (summary === undefined) return;
+  if (summary === null) {
+    report.warnings.push(`${name} has a null summary (read as none)`);
+    return;
+  }
   if (typeof summary !== "string") {
-    report.errors.push(`${name} has a summary that is not a string`);
+    report.errors.push(`${name} has a summary that is not a string or null`);
     return;
   }
   if (/[\n\r\u2028\u2029]/.test(summary)) {
-    report.errors.push(`${name} has a summary of more than one line`);
+    report.warnings.push(`${name} has a summary of more than one line`);
   }
   const length = Array.from(summary).length;
   if (length > MAX_SUMMARY_CHARS) {
-    report.errors.push(
-      `${name} has a summary of ${length} characters (at most ${MAX_SUMMARY_CHARS})`,
+    report.warnings.push(
+      `${name} has a summary of ${length} characters (RFD 126 asks for at most ${MAX_SUMMARY_CHARS})`,
     );
   }
-  if (summary.trim() === "") report.errors.push(`${name} has a blank summary`);
+  if (summary.trim() === "") {
+    report.warnings.push(`${name} has a blank summary`);
+  }
 }
 
 function checkTurns(

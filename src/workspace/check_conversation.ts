@@ -5,6 +5,7 @@ import { validateEvents } from "../conversation/validate_events.ts";
 import { idFromDirName } from "./conversation_id.ts";
 import { isDirectory, isFile } from "./fs_probe.ts";
 import { readRegularFile } from "./read_bounded.ts";
+import { strayTempFiles } from "./conversation_files.ts";
 
 /** The result of checking one conversation directory. */
 export interface ConversationCheck {
@@ -39,18 +40,40 @@ export async function checkConversation(
       }" is not a conversation id; jp moves such directories to the trash`,
     );
   }
-  const baseConfig = await readOptional(join(dir, "base_config.json"));
-  if (baseConfig !== undefined) {
+  for (const path of await strayTempFiles(dir)) {
+    warnings.push(
+      `Stray temporary file ${
+        basename(path)
+      } left by an interrupted write (jpt summarize and jpt query remove it)`,
+    );
+  }
+  const read = async (name: string) => {
+    try {
+      return await readOptional(join(dir, name));
+    } catch (error) {
+      errors.push(`${name}: ${message(error)}`);
+      return null;
+    }
+  };
+  const events = await read("events.json");
+  if (events === undefined) {
+    warnings.push(
+      "Incomplete conversation directory (no events.json): jp moves it to its trash at start-up; nothing else to check",
+    );
+    return { path: dir, ok: errors.length === 0, errors, warnings };
+  }
+  const baseConfig = await read("base_config.json");
+  if (baseConfig) {
     try {
       JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(baseConfig));
     } catch (error) {
       errors.push(`base_config.json: ${message(error)}`);
     }
   }
-  const metadata = await readOptional(join(dir, "metadata.json"));
+  const metadata = await read("metadata.json");
   if (metadata === undefined) {
     errors.push("metadata.json is missing");
-  } else {
+  } else if (metadata !== null) {
     try {
       const parsed = ConversationMetadata.parse(metadata);
       if (!isValidTimestamp(parsed.lastActivatedAt)) {
@@ -64,10 +87,7 @@ export async function checkConversation(
       errors.push(`metadata.json: ${message(error)}`);
     }
   }
-  const events = await readOptional(join(dir, "events.json"));
-  if (events === undefined) {
-    errors.push("events.json is missing");
-  } else {
+  if (events !== null) {
     const report = validateEvents(events, {
       legacyLayout: baseConfig === undefined,
     });
@@ -108,9 +128,12 @@ async function childConversations(dir: string): Promise<string[]> {
   const found: string[] = [];
   try {
     for await (const item of Deno.readDir(dir)) {
+      // Conversations, and id-named directories that lack their files
+      // (reported as incomplete rather than passed over).
       if (
         item.isDirectory && !item.name.startsWith(".") &&
-        await isFile(join(dir, item.name, "events.json"))
+        (await isFile(join(dir, item.name, "events.json")) ||
+          idFromDirName(item.name) !== undefined)
       ) {
         found.push(join(dir, item.name));
       }

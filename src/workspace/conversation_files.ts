@@ -10,7 +10,7 @@ import {
 } from "./conversation_id.ts";
 import { ConversationLock, LockHeldError } from "./lock.ts";
 import type { StorageRoot, Workspace } from "./workspace.ts";
-import { isFile } from "./fs_probe.ts";
+import { exists, isFile } from "./fs_probe.ts";
 import { readRegularFile } from "./read_bounded.ts";
 
 /** A conversation file could not be read or parsed; names the file. */
@@ -90,6 +90,74 @@ export async function listConversations(
   return [...dirs.entries()]
     .map(([id, copies]) => ({ id, copies }))
     .sort((a, b) => compareIds(a.id, b.id));
+}
+
+/**
+ * Tells whether a conversation directory is empty or half-created: no copy
+ * holds an `events.json` (jp creates the files in the order metadata, base
+ * config, events, and moves such a directory to its trash at start-up).
+ * Every command reports it as a warning and skips it.
+ *
+ * @param ref The conversation.
+ * @returns `true` when no copy has `events.json`.
+ */
+export async function isIncomplete(ref: ConversationRef): Promise<boolean> {
+  for (const copy of ref.copies) {
+    if (await exists(join(copy.dir, "events.json"))) return false;
+  }
+  return true;
+}
+
+/**
+ * The warning every command gives for an incomplete conversation.
+ *
+ * @param ref The conversation.
+ * @returns One sentence naming its directory.
+ */
+export function incompleteWarning(ref: ConversationRef): string {
+  return `${
+    ref.copies.map((copy) => copy.dir).join(", ")
+  }: incomplete conversation directory (no events.json), skipped; jp moves it to its trash at start-up`;
+}
+
+/**
+ * Removes the temporary files an interrupted write left in a conversation's
+ * directories (`<file>.<random>.tmp`, as jp and jpt write them). The caller
+ * holds the conversation's lock, so no write is in progress.
+ *
+ * @param ref The conversation.
+ * @returns The files removed.
+ */
+export async function removeStrayTempFiles(
+  ref: ConversationRef,
+): Promise<string[]> {
+  const removed: string[] = [];
+  for (const copy of ref.copies) {
+    for (const path of await strayTempFiles(copy.dir)) {
+      await Deno.remove(path).then(() => removed.push(path), () => {});
+    }
+  }
+  return removed;
+}
+
+/**
+ * The temporary files an interrupted write left in a directory.
+ *
+ * @param dir A conversation directory.
+ * @returns Their paths, sorted.
+ */
+export async function strayTempFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  try {
+    for await (const item of Deno.readDir(dir)) {
+      if (item.isFile && item.name.endsWith(".tmp")) {
+        found.push(join(dir, item.name));
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return found.sort();
 }
 
 /**

@@ -88,3 +88,83 @@ Deno.test("jpt check accepts conversation directories and folders of them", asyn
   assert.equal(nothing.code, 1);
   assert.match(nothing.stdout, /No conversation found here/);
 });
+
+Deno.test("an empty conversation directory is a warning in check, ls and summarize, never a failure", async () => {
+  await using ws = await tempWorkspace();
+  const [source] = [
+    ...Deno.readDirSync(testdata("workspace", ".jp", "conversations")),
+  ];
+  await copyConversation(
+    testdata("workspace", ".jp", "conversations", source!.name),
+    ws.conversations,
+  );
+  await Deno.mkdir(join(ws.conversations, "17900000000"));
+  const check = await runJpt(["check", "--json"], { cwd: ws.root });
+  assert.equal(check.code, 0, check.stdout);
+  const empty = JSON.parse(check.stdout).conversations.find((
+    c: { path: string },
+  ) => c.path.endsWith("17900000000"));
+  assert.equal(empty.ok, true);
+  assert.match(empty.warnings.join("\n"), /Incomplete conversation directory/);
+  const ls = await runJpt(["conversation", "ls"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(ls.code, 0, ls.stderr);
+  assert.match(
+    ls.stderr,
+    /^warning: .*17900000000: incomplete conversation directory/,
+  );
+  assert.match(ls.stdout, /jp-c17800000000/);
+  const summarize = await runJpt(["summarize", "--all", "--dry-run"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(summarize.code, 0, summarize.stdout + summarize.stderr);
+  assert.match(summarize.stdout, /jp-c17900000000: skipped: .*incomplete/);
+  const turns = await runJpt(["turns"], { cwd: ws.root, env: ws.env });
+  assert.equal(turns.code, 0, turns.stderr);
+});
+
+Deno.test("jpt check checks each conversation on its own: an unreadable file is one FAIL and --json still prints", async () => {
+  await using ws = await tempWorkspace();
+  const [source] = [
+    ...Deno.readDirSync(testdata("workspace", ".jp", "conversations")),
+  ];
+  const good = await copyConversation(
+    testdata("workspace", ".jp", "conversations", source!.name),
+    ws.conversations,
+  );
+  const bad = join(ws.conversations, "17900000000");
+  await Deno.mkdir(bad);
+  await Deno.copyFile(join(good, "events.json"), join(bad, "events.json"));
+  await Deno.mkdir(join(bad, "metadata.json"));
+  await Deno.writeTextFile(join(good, "events.json.abc123.tmp"), "[");
+  const result = await runJpt(["check", "--json"], { cwd: ws.root });
+  assert.equal(result.code, 1);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.conversations.length, 2);
+  const [first, second] = report.conversations;
+  assert.equal(first.ok, true);
+  assert.match(
+    first.warnings.join("\n"),
+    /Stray temporary file events\.json\.abc123\.tmp/,
+  );
+  assert.equal(second.ok, false);
+  assert.match(
+    second.errors.join("\n"),
+    /metadata\.json: .*not a regular file \(a directory\)/,
+  );
+
+  await runJpt([
+    "--cfg",
+    "providers.llm.ollama.base_url=http://127.0.0.1:9",
+    "summarize",
+    "jp-c17800000000",
+  ], { cwd: ws.root, env: ws.env });
+  assert.deepEqual(
+    [...Deno.readDirSync(good)].map((item) => item.name).sort(),
+    ["base_config.json", "events.json", "metadata.json"],
+    "summarize removed the stray temporary file under the lock",
+  );
+});
