@@ -16,6 +16,7 @@ import {
   TurnSummaryTask,
 } from "../task/turn_summary_task.ts";
 import {
+  assertWritable,
   type ConversationRef,
   loadConversation,
   lockConversation,
@@ -121,6 +122,7 @@ export async function catchUpConversation(
     try {
       await removeStrayTempFiles(ref);
       const fresh = await loadConversation(ref);
+      assertWritable(fresh);
       candidateIds = assignCandidateIds(fresh.stream);
       await saveConversation(fresh);
     } finally {

@@ -8,8 +8,10 @@
  */
 
 import { join } from "node:path";
-import { UsageError } from "../errors/jpt_error.ts";
+import { JptError, UsageError } from "../errors/jpt_error.ts";
+import { hasLoneSurrogate } from "../conversation/event_schema.ts";
 import {
+  assertWritable,
   loadConversation,
   type LoadedConversation,
   lockConversation,
@@ -48,6 +50,8 @@ export async function editConversation(
   const scratch = await Deno.makeTempDir({ prefix: "jpt-edit-" });
   try {
     const conversation = await loadConversation(ref);
+    // The raw editor is how duplicate ids get fixed; the plan needs them unique.
+    if (options.mode === "plan") assertPlannable(conversation);
     const legacyLayout = await isLegacy(conversation);
     return options.mode === "events"
       ? await editEvents(conversation, { scratch, legacyLayout, io })
@@ -80,6 +84,23 @@ export function editMode(
     throw new UsageError("Choose one of --interactive (-i) and --events");
   }
   return interactive ? "plan" : "events";
+}
+
+/**
+ * The plan lays events out as text files: ids must be unique and every
+ * string must survive UTF-8 (a lone surrogate would come back changed, and a
+ * no-op edit would write).
+ */
+function assertPlannable(conversation: LoadedConversation): void {
+  assertWritable(conversation);
+  const index = conversation.stream.entries.findIndex(hasLoneSurrogate);
+  if (index >= 0) {
+    throw new JptError(
+      `Cannot lay out "${
+        join(conversation.source.dir, "events.json")
+      }" as a plan: entry ${index} holds a lone UTF-16 surrogate, which jp cannot read either; fix it with jpt edit --events`,
+    );
+  }
 }
 
 /** A conversation without `base_config.json` has jp's legacy layout. */

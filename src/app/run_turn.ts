@@ -29,6 +29,7 @@ import { type DrainReport, TaskHandler } from "../task/task_handler.ts";
 import { TitleTask } from "../task/title_task.ts";
 import { conversationIdAt } from "../workspace/conversation_id.ts";
 import {
+  assertWritable,
   type ConversationRef,
   createConversation,
   loadConversation,
@@ -157,8 +158,14 @@ export async function runTurn(
     conversation.source = conversation.ref.copies[0]!;
   } else {
     lock = await lockConversation(workspace, target);
-    await removeStrayTempFiles(target);
-    conversation = await loadConversation(target);
+    try {
+      await removeStrayTempFiles(target);
+      conversation = await loadConversation(target);
+      assertWritable(conversation);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
   }
   const isNew = target === undefined ||
     conversation.stream.entries.length === 0;

@@ -26,6 +26,7 @@ import {
   TRUSTED_WORKSPACES_ENV,
 } from "./config_trust.ts";
 import { envOperations } from "./env_layer.ts";
+import { validateConfigValues } from "./validate_values.ts";
 import { isPlainObject } from "./schema.ts";
 
 /** Values every config starts from (RFD 126 and jp's title defaults). */
@@ -114,6 +115,7 @@ export interface LoadedConfig {
  * @throws {EnvConfigError} For an invalid `JP_CFG_*` variable.
  * @throws {CfgSyntaxError} For an invalid `--cfg` value (a usage error).
  * @throws {ConfigValueError} When a text value does not fit its field.
+ * @throws {ConfigRangeError} When a value does not fit its field (`batch_size = 0`).
  */
 export async function loadConfig(
   options: LoadConfigOptions,
@@ -208,6 +210,7 @@ export async function loadConfig(
     trusted.set(["assistant", "model", "id"], options.model, "--model");
     layers.push("--model");
   }
+  validateConfigValues(tree.values, tree.origins);
   recordProvenance(tree.values, {
     origins: tree.origins,
     trusted: trusted.values,

@@ -8,6 +8,7 @@
  */
 
 import type { Entry } from "./entry.ts";
+import { MAX_DEPTH } from "./json_parse.ts";
 
 /** Type names jp could ever write: lowercase words joined by `_`. */
 const TYPE_NAME = /^[a-z][a-z0-9_]*$/;
@@ -172,6 +173,13 @@ export function entryFieldProblems(entry: Entry): string[] {
     return problems;
   }
   const data = entry.data();
+  // The entry object itself is the second level of the file.
+  if (nestedDeeperThan(data, MAX_DEPTH - 2)) {
+    problems.push(
+      `is nested deeper than ${MAX_DEPTH} levels, which jp's JSON reader refuses`,
+    );
+    return problems;
+  }
   if (entry.isConversationEvent && "metadata" in data) {
     expect(problems, data, "metadata", "object", true);
   }
@@ -185,6 +193,33 @@ export function entryFieldProblems(entry: Entry): string[] {
     );
   }
   return problems;
+}
+
+/** Whether a value nests arrays and objects deeper than `limit` (without recursion). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (typeof child === "object" && child !== null) {
+        pending.push([child, depth + 1]);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Tells whether an entry holds a lone UTF-16 surrogate, which no text
+ * editor and no UTF-8 file can carry (jp cannot read it either).
+ *
+ * @param entry The entry.
+ * @returns `true` when one of its strings has an unpaired surrogate.
+ */
+export function hasLoneSurrogate(entry: Entry): boolean {
+  return firstLoneSurrogate(entry.data()) !== undefined;
 }
 
 /** The first unpaired surrogate in any string of a value (keys included). */

@@ -16,6 +16,9 @@ export class JsonSyntaxError extends SyntaxError {
   }
 }
 
+/** serde_json's recursion limit: jp cannot read JSON nested deeper. */
+export const MAX_DEPTH = 128;
+
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 
@@ -84,9 +87,24 @@ export function parseJsonOrdered(text: string): JsonValue {
     }
   };
 
+  let depth = 0;
   const parseValue = (): JsonValue => {
     skipWhitespace();
     const c = text[pos];
+    if ((c === "{" || c === "[") && ++depth > MAX_DEPTH) {
+      throw new JsonSyntaxError(
+        `JSON nested deeper than ${MAX_DEPTH} levels (jp's reader stops there)`,
+        pos,
+      );
+    }
+    try {
+      return parseAt(c);
+    } finally {
+      if (c === "{" || c === "[") depth--;
+    }
+  };
+
+  const parseAt = (c: string | undefined): JsonValue => {
     if (c === "{") {
       pos++;
       const object: JsonObject = new Map();

@@ -364,6 +364,17 @@ class Scanner {
         i = this.#escape(this.#nextBackslash);
         continue;
       }
+      // JSON (and jp's serde_json) rejects raw control characters in strings.
+      for (let k = i; k < this.#nextQuote; k++) {
+        if (bytes[k]! < 0x20) {
+          this.#pos = k;
+          this.#fail(
+            `Raw control character U+${
+              bytes[k]!.toString(16).padStart(4, "0").toUpperCase()
+            } in a string (it must be escaped)`,
+          );
+        }
+      }
       this.#pos = this.#nextQuote + 1;
       return;
     }

@@ -217,6 +217,27 @@ export async function loadConversation(
 }
 
 /**
+ * Refuses to write a conversation whose events jpt cannot address safely:
+ * an event id used by more than one entry would make a summary land on the
+ * wrong turn. Called under the lock, before anything is written.
+ *
+ * @param conversation The loaded conversation.
+ * @throws {ConversationFileError} Naming the file and the duplicated ids.
+ */
+export function assertWritable(conversation: LoadedConversation): void {
+  const duplicated = conversation.stream.duplicateEventIds();
+  if (duplicated.length === 0) return;
+  throw new ConversationFileError(
+    join(conversation.source.dir, "events.json"),
+    new Error(
+      `event id ${
+        duplicated.map((id) => JSON.stringify(id)).join(", ")
+      } is used by more than one entry; give each entry its own id (jpt edit --events) before jpt writes to it`,
+    ),
+  );
+}
+
+/**
  * Reads only a conversation's metadata, from the copy whose `metadata.json`
  * is newer.
  *

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load_config.ts";
 import { getPath } from "../../src/config/config_tree.ts";
+import { ConfigRangeError } from "../../src/config/validate_values.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { tempWorkspace } from "../support/workspace.ts";
@@ -249,4 +250,41 @@ Deno.test("--cfg reads files, named configs from config_load_paths, and JSON obj
     }),
     /Cannot read config "missing": no such file, and config_load_paths is empty/,
   );
+});
+
+Deno.test("loadConfig() rejects a batch_size of 0 and a negative context window, naming the key and the file", async () => {
+  await using ws = await tempWorkspace();
+  const path = join(ws.root, ".jp", "config.toml");
+  for (
+    const [text, key] of [
+      [
+        "[conversation.turn_summary.generate]\nbatch_size = 0\n",
+        "conversation.turn_summary.generate.batch_size",
+      ],
+      [
+        "[providers.llm.ollama]\ncontext_window = -5\n",
+        "providers.llm.ollama.context_window",
+      ],
+      [
+        '[assistant.model]\nid = "ollama/x"\ncontext_window = 1.5\n',
+        "assistant.model.context_window",
+      ],
+    ]
+  ) {
+    await Deno.writeTextFile(path, text!);
+    await assert.rejects(
+      loadConfig({
+        env: () => undefined,
+        envVariables: {},
+        cwd: ws.root,
+        workspace: await Workspace.open(ws.root, () => undefined),
+      }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigRangeError, String(error));
+        assert.equal(error.key, key);
+        assert.ok(error.message.includes(path), error.message);
+        return true;
+      },
+    );
+  }
 });
