@@ -1,20 +1,25 @@
 /**
  * Catch up one conversation (RFD 126, in the foreground): nominate the
  * completed turns without a summary, give them ids under the lock, then
- * batch after batch pack what fits, ask the summarizer, and write each
- * summary under the lock only if its turn is unchanged. Stops when every
- * candidate has a summary or a batch yields nothing.
+ * batch after batch pack what fits and ask the summarizer, from one snapshot.
+ * Summaries are written under the lock, each only if its turn is unchanged,
+ * at the end and at most every few seconds on the way (a large conversation
+ * is not rewritten after every batch). Stops when every candidate has a
+ * summary or a batch yields nothing.
  *
  * @module
  */
 
+import type { ConversationStream } from "../conversation/stream.ts";
 import { assignCandidateIds } from "../summary/candidates.ts";
 import {
   type SkippedTurn,
+  type SkipReason,
   type SummarizedTurn,
   type SummaryModel,
   TurnSummaryTask,
 } from "../task/turn_summary_task.ts";
+import { type Answer, writeSummaries } from "../task/write_summaries.ts";
 import {
   assertWritable,
   type ConversationRef,
@@ -26,6 +31,9 @@ import {
 import type { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+
+/** The longest a catch-up keeps answers before writing them. */
+const WRITE_INTERVAL_MS = 5_000;
 
 /** What {@linkcode catchUpConversation} needs. */
 export interface CatchUpOptions {
@@ -117,6 +125,8 @@ export async function catchUpConversation(
   const result: CatchUpResult = { status: "ran", summarized: [], skipped: [] };
   // Ids are assigned and persisted before any model is called, under the lock.
   let candidateIds: string[];
+  // What was saved with the ids is the snapshot every batch reads.
+  let snapshot: ConversationStream;
   try {
     const lock = await lockConversation(workspace, ref);
     try {
@@ -125,6 +135,7 @@ export async function catchUpConversation(
       assertWritable(fresh);
       candidateIds = assignCandidateIds(fresh.stream);
       await saveConversation(fresh);
+      snapshot = fresh.stream;
     } finally {
       await lock.release();
     }
@@ -134,9 +145,30 @@ export async function catchUpConversation(
   }
   if (candidateIds.length === 0) return { ...result, status: "nothing_to_do" };
   const model = await options.resolveModel();
+  const pending: Answer[] = [];
+  let lastWrite = performance.now();
+  const flush = async (final: boolean) => {
+    const report = await writeSummaries(
+      { workspace, ref },
+      pending,
+      options.fingerprints,
+    );
+    if (report.locked && !final) return; // kept for the next write
+    const answered = pending.splice(0);
+    lastWrite = performance.now();
+    if (report.locked) {
+      result.skipped.push(...skips(answered.map((a) => a.turn), "locked"));
+      return;
+    }
+    result.summarized.push(...report.written);
+    result.skipped.push(
+      ...skips(report.gone, "gone"),
+      ...skips(report.changed, "changed"),
+    );
+  };
   let remaining = candidateIds;
+  let answeredSoFar = 0;
   while (remaining.length > 0 && !signal.aborted) {
-    const snapshot = (await loadConversation(ref)).stream;
     const task = new TurnSummaryTask({
       snapshot,
       candidateIds: remaining,
@@ -145,9 +177,8 @@ export async function catchUpConversation(
       workspace,
       ref,
       log: options.log ?? (() => {}),
-      ...(options.fingerprints ? { fingerprints: options.fingerprints } : {}),
     });
-    options.onProgress?.(result.summarized.length, candidateIds.length);
+    options.onProgress?.(answeredSoFar, candidateIds.length);
     try {
       await task.run(
         options.timeoutMs === undefined
@@ -157,25 +188,34 @@ export async function catchUpConversation(
     } catch {
       // Reported in task.skipped as model_error.
     }
-    await task.sync();
-    result.summarized.push(...task.summarized);
     result.skipped.push(...task.skipped);
-    if (task.summarized.length === 0) {
+    const answers = task.answers;
+    pending.push(...answers);
+    answeredSoFar += answers.length;
+    if (answers.length === 0) {
       // A batch that yields nothing ends the catch-up; report what was never sent.
       const indexOf = new Map(
         snapshot.turns().map((turn) => [turn.id, turn.index]),
       );
-      for (const id of task.rest) {
-        result.skipped.push({
-          id,
-          index: indexOf.get(id) ?? -1,
-          reason: "not_sent",
-        });
-      }
+      result.skipped.push(...task.rest.map((id) => ({
+        id,
+        index: indexOf.get(id) ?? -1,
+        reason: "not_sent" as const,
+      })));
       break;
     }
     remaining = task.rest;
+    // A large conversation is written every few seconds, not after every batch.
+    if (performance.now() - lastWrite >= WRITE_INTERVAL_MS) await flush(false);
   }
+  await flush(true);
   options.onProgress?.(result.summarized.length, candidateIds.length);
   return result;
+}
+
+function skips(
+  turns: ReadonlyArray<{ id: string; index: number }>,
+  reason: SkipReason,
+): SkippedTurn[] {
+  return turns.map((turn) => ({ id: turn.id, index: turn.index, reason }));
 }

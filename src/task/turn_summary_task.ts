@@ -8,20 +8,20 @@
  */
 
 import type { ConversationStream } from "../conversation/stream.ts";
-import { newestTurnsWithIds, prepareTurns } from "../summary/candidates.ts";
+import { newestTurnsWithIds } from "../summary/candidates.ts";
 import type { PreparedTurn } from "../summary/prepared_turn.ts";
 import { packNewest } from "../summary/packing.ts";
 import type { Summarizer } from "../summary/summarizer.ts";
-import {
-  type ConversationRef,
-  loadConversation,
-  lockConversationIfFree,
-  saveConversation,
-} from "../workspace/conversation_files.ts";
+import type { ConversationRef } from "../workspace/conversation_files.ts";
 import type { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { abortable } from "./abortable.ts";
 import type { BackgroundTask } from "./task_handler.ts";
+import {
+  type Answer,
+  type WriteReport,
+  writeSummaries,
+} from "./write_summaries.ts";
 
 /** Why a candidate turn did not get a summary. */
 export type SkipReason =
@@ -171,62 +171,49 @@ export class TurnSummaryTask implements BackgroundTask {
     }
   }
 
+  /** The model's answers for the packed turns (after `run`). */
+  get answers(): Answer[] {
+    return this.batch.flatMap((turn) => {
+      const summary = this.#results.get(turn.id);
+      return summary === undefined ? [] : [{ turn, summary }];
+    });
+  }
+
   /**
    * Takes the conversation lock without waiting (skips when it is held),
    * reloads the stream, and stores each summary whose turn still has the
    * fingerprint the model saw.
    */
   async sync(): Promise<void> {
-    const wanted = this.batch.filter((turn) => this.#results.has(turn.id));
+    const wanted = this.answers;
     if (wanted.length === 0) return;
     const { workspace, ref, log } = this.#options;
-    const lock = await lockConversationIfFree(workspace, ref, (error) => {
+    const report = await writeSummaries(
+      { workspace, ref },
+      wanted,
+      this.#options.fingerprints,
+    );
+    this.record(report);
+    if (report.locked) {
       log(
-        `${this.name}: ${error.message}; summaries will be retried next time`,
+        `${this.name}: ${report.lockMessage}; summaries will be retried next time`,
       );
-      this.#skip(wanted, "locked");
-    });
-    if (lock === undefined) return;
-    try {
-      const conversation = await loadConversation(ref);
-      const fresh = new Map(
-        (await prepareTurns(conversation.stream, wanted.map((turn) => turn.id)))
-          .map((turn) => [turn.id, turn]),
-      );
-      for (const turn of wanted) {
-        const now = fresh.get(turn.id);
-        if (now === undefined) {
-          this.skipped.push({ id: turn.id, index: turn.index, reason: "gone" });
-        } else if (now.fingerprint !== turn.fingerprint) {
-          this.skipped.push({
-            id: turn.id,
-            index: turn.index,
-            reason: "changed",
-          });
-        } else if (
-          conversation.stream.setTurnSummary(
-            turn.id,
-            this.#results.get(turn.id)!,
-          )
-        ) {
-          const summary = conversation.stream.turns()[now.index]!.summary!;
-          this.summarized.push({ id: turn.id, index: now.index, summary });
-        }
-      }
-      if (this.summarized.length > 0) {
-        await saveConversation(conversation);
-        const written = new Map(
-          this.summarized.map((
-            turn,
-          ) => [turn.id, fresh.get(turn.id)!.fingerprint]),
-        );
-        await this.#options.fingerprints?.record(written).catch((error) =>
-          log(`${this.name}: ${error}`)
-        );
-      }
-    } finally {
-      await lock.release();
     }
+  }
+
+  /**
+   * Records what a write did with this task's answers.
+   *
+   * @param report The write's report.
+   */
+  record(report: WriteReport): void {
+    if (report.locked) {
+      this.#skip(this.answers.map(({ turn }) => turn), "locked");
+      return;
+    }
+    this.summarized.push(...report.written);
+    this.#skip(report.gone, "gone");
+    this.#skip(report.changed, "changed");
   }
 
   #skip(

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { catchUpConversation } from "../../src/app/catch_up.ts";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import type { PreparedTurn } from "../../src/summary/prepared_turn.ts";
+import { tempWorkspace, writeConversation } from "../support/workspace.ts";
+
+function turns(count: number): Uint8Array {
+  const entries = Array.from({ length: count }, (_, i) => [
+    { timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
+    {
+      timestamp: "2026-01-01 00:00:00.1",
+      type: "chat_request",
+      content: `ask ${i}`,
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.2",
+      type: "chat_response",
+      message: `answer ${i}`,
+    },
+  ]).flat();
+  return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
+}
+
+Deno.test("catchUpConversation() writes a large conversation once, not after every batch", async () => {
+  await using ws = await tempWorkspace();
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    turns(30),
+  );
+  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+  const events = join(dir, "events.json");
+  const seen: Array<number | null> = [];
+  const result = await catchUpConversation({
+    workspace: undefined,
+    ref: { id: "17800000000", copies: [{ root: undefined, dir }] },
+    batchSize: 2,
+    signal: new AbortController().signal,
+    resolveModel: () =>
+      Promise.resolve({
+        contextWindow: 100_000,
+        summarizer: {
+          modelId: "test/fake",
+          summarize: async (batch: readonly PreparedTurn[]) => {
+            seen.push((await Deno.stat(events)).ino);
+            return new Map(batch.map((turn) => [turn.id, `Label ${turn.id}`]));
+          },
+        },
+      }),
+  });
+  assert.equal(seen.length, 15, "15 batches of 2");
+  assert.equal(
+    new Set(seen).size,
+    1,
+    "the file was not rewritten between batches",
+  );
+  assert.equal(result.summarized.length, 30);
+  const stream = ConversationStream.parse(await Deno.readFile(events));
+  assert.ok(stream.turns().every((turn) => turn.summary?.startsWith("Label ")));
+  assert.notEqual(
+    (await Deno.stat(events)).ino,
+    seen[0],
+    "and was written at the end",
+  );
+});
