@@ -7,7 +7,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { JptError, UsageError } from "../errors/jpt_error.ts";
 import { hasLoneSurrogate } from "../conversation/event_schema.ts";
 import {
@@ -16,7 +16,7 @@ import {
   type LoadedConversation,
   lockConversation,
 } from "../workspace/conversation_files.ts";
-import { isFile } from "../workspace/fs_probe.ts";
+import { exists, isFile } from "../workspace/fs_probe.ts";
 import { editEvents } from "./edit_events.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
 import { editInteractively } from "./edit_interactive.ts";
@@ -47,7 +47,12 @@ export async function editConversation(
 ): Promise<EditOutcome> {
   const { workspace, ref } = await targetConversation(session, options.target);
   const lock = await lockConversation(workspace, ref);
-  const scratch = await Deno.makeTempDir({ prefix: "jpt-edit-" });
+  await removeAbandonedScratch();
+  // Private (0700) and named after this process, so a later run can tell
+  // that it was abandoned by a process that is gone.
+  const scratch = await Deno.makeTempDir({
+    prefix: `${SCRATCH_PREFIX}${Deno.pid}-`,
+  });
   try {
     const conversation = await loadConversation(ref);
     // The raw editor is how duplicate ids get fixed; the plan needs them unique.
@@ -100,6 +105,38 @@ function assertPlannable(conversation: LoadedConversation): void {
         join(conversation.source.dir, "events.json")
       }" as a plan: entry ${index} holds a lone UTF-16 surrogate, which jp cannot read either; fix it with jpt edit --events`,
     );
+  }
+}
+
+/** The prefix of `jpt edit`'s scratch directories. */
+const SCRATCH_PREFIX = "jpt-edit-";
+
+/**
+ * Removes scratch directories (conversation content) left by `jpt edit`
+ * processes that were killed: the process named in the directory is gone.
+ * Only where that can be told (Linux's `/proc`).
+ */
+async function removeAbandonedScratch(): Promise<void> {
+  if (Deno.build.os !== "linux") return;
+  const base = dirname(
+    await Deno.makeTempDir({ prefix: "jpt-probe-" }).then(
+      async (probe) => {
+        await Deno.remove(probe);
+        return probe;
+      },
+    ),
+  );
+  try {
+    for await (const item of Deno.readDir(base)) {
+      const pid = /^jpt-edit-(\d+)-/.exec(item.name)?.[1];
+      if (!item.isDirectory || pid === undefined) continue;
+      if (await exists(`/proc/${pid}`)) continue;
+      await Deno.remove(join(base, item.name), { recursive: true }).catch(
+        () => {},
+      );
+    }
+  } catch {
+    // The temporary directory cannot be listed: nothing to clean.
   }
 }
 

@@ -10,7 +10,10 @@
  * process creates a new file there and locks that too. jpt therefore never
  * deletes a lock file (as newer jp does not), and after every acquisition
  * checks that the path still names the file it locked (same device and
- * inode), retrying when it does not.
+ * inode), retrying when it does not. When the locked file was last written by
+ * another program (released jp, whose delete may be a moment away), the check
+ * is repeated after a short pause. jpt marks its own lock files with
+ * `"holder":"jpt"` so jpt-to-jpt hand-overs skip that pause.
  *
  * @module
  */
@@ -72,8 +75,10 @@ export class ConversationLock {
     const info = JSON.stringify({
       pid: Deno.pid,
       acquired_at: new Date().toISOString().replace("Z", "+00:00"),
+      holder: JPT_HOLDER,
     });
     await file.truncate(0);
+    await file.seek(0, Deno.SeekMode.Start);
     await file.write(new TextEncoder().encode(info));
     return new ConversationLock(path, file);
   }
@@ -116,6 +121,25 @@ export class ConversationLock {
   }
 }
 
+/** Marks the lock files jpt writes (jp ignores their content). */
+const JPT_HOLDER = "jpt";
+/** How long to let a released jp finish deleting the file it just unlocked. */
+const SETTLE_MS = 25;
+
+/**
+ * Whether the locked file was last written by another program than jpt
+ * (released jp, which deletes its lock file after closing it). An empty
+ * file was just created: no holder can still delete it.
+ */
+async function lastHeldByReleasedJp(file: Deno.FsFile): Promise<boolean> {
+  const buffer = new Uint8Array(1024);
+  await file.seek(0, Deno.SeekMode.Start);
+  const read = await file.read(buffer);
+  if (read === null || read === 0) return false;
+  const text = new TextDecoder().decode(buffer.subarray(0, read));
+  return !text.includes(`"holder":"${JPT_HOLDER}"`);
+}
+
 /** How often an acquisition retries when the path was replaced under it. */
 const MAX_ATTEMPTS = 20;
 
@@ -134,6 +158,12 @@ async function lockPathOnce(path: string): Promise<Deno.FsFile | undefined> {
       throw new LockHeldError(path, await readHolder(path));
     }
     keep = await namesSameFile(path, file);
+    if (keep && await lastHeldByReleasedJp(file)) {
+      // Released jp deletes its lock file right after closing it: if that is
+      // about to happen to the file just locked, wait for it and start over.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      keep = await namesSameFile(path, file);
+    }
     return keep ? file : undefined;
   } finally {
     if (!keep) file.close();

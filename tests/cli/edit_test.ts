@@ -342,3 +342,33 @@ Deno.test("jpt edit -i never turns an entry type from the file into a path outsi
     [".jp", "victim.json"],
   );
 });
+
+Deno.test({
+  name: "jpt edit removes scratch directories left by a killed jpt edit",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const { ws, edit } = await setUp();
+    await using _ = ws;
+    const tmp = await Deno.makeTempDir({ prefix: "jpt-tmp-" });
+    try {
+      let dead = 4_000_000;
+      while (await Deno.stat(`/proc/${dead}`).then(() => true, () => false)) {
+        dead++;
+      }
+      const abandoned = join(tmp, `jpt-edit-${dead}-x1y2z3`);
+      await Deno.mkdir(abandoned);
+      await Deno.writeTextFile(join(abandoned, "001-request.md"), "secret\n");
+      const alive = join(tmp, `jpt-edit-${Deno.pid}-keepme`);
+      await Deno.mkdir(alive);
+      const result = await edit(["-i"], [], { TMPDIR: tmp });
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(
+        [...Deno.readDirSync(tmp)].map((item) => item.name),
+        [`jpt-edit-${Deno.pid}-keepme`],
+        "the abandoned one is gone, the live one and this run's own are not there or kept",
+      );
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});

@@ -20,6 +20,9 @@ while not os.path.exists(stop_path):
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        # As jp does after acquiring: compact JSON about the holder.
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, ('{"pid":%d,"acquired_at":"2026-01-01T00:00:00+00:00"}' % os.getpid()).encode(), 0)
     except BlockingIOError:
         os.close(fd)
         time.sleep(0.002)
