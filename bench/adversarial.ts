@@ -175,7 +175,7 @@ const MUTATIONS: Array<(text: string, next: () => number) => string> = [
     ),
   (t) => t.replace('"timestamp": "', '"timestamp": "\\u001b]52;c;eA==\\u0007'),
   (t) => t.replace('"event_id": "', '"event_id": 5, "old": "'),
-  (t) => `${"[".repeat(5000)}${"]".repeat(5000)}`,
+  () => `${"[".repeat(5000)}${"]".repeat(5000)}`,
   (t) => t.replace(/"event_id": "[a-z0-9]+"/g, '"event_id": "same"'),
 ];
 

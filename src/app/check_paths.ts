@@ -6,32 +6,70 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { isDirectory } from "../workspace/fs_probe.ts";
 import {
   checkConversation,
   type ConversationCheck,
   conversationDirsUnder,
 } from "../workspace/check_conversation.ts";
+import {
+  checkJpConfigFile,
+  type ConfigFileCheck,
+  jpConfigFiles,
+  storedConfigWarnings,
+} from "../config/jp_config_files.ts";
+import { type ConfigFixReport, fixConfigFiles } from "./fix_config.ts";
 import { currentWorkspace, type Session } from "./session.ts";
 
+export type { ConfigFileCheck, ConversationCheck };
+
+/** What `jpt check` found. */
+export interface CheckReport {
+  /** What `--fix` did, when it was asked for. */
+  fix?: ConfigFixReport;
+  /** One result per conversation; a path holding none is one failed result. */
+  conversations: ConversationCheck[];
+  /** One result per config file jp reads, in the workspaces checked. */
+  configFiles: ConfigFileCheck[];
+}
+
 /**
- * Checks every conversation under the given paths.
+ * Checks every conversation under the given paths, and the config files jp
+ * reads in each workspace among them.
  *
  * @param session Where the flow runs (paths resolve from its working directory).
  * @param paths The paths given (default: the workspace).
- * @returns One result per conversation; a path holding none is one failed result.
+ * @param options `fix`: first move keys released jp rejects into `.jp/jpt.toml`.
+ * @returns The results.
  */
 export async function checkPaths(
   session: Session,
   paths: string[],
-): Promise<ConversationCheck[]> {
+  options: { fix?: boolean } = {},
+): Promise<CheckReport> {
+  const fix = options.fix
+    ? await fixConfigFiles((await currentWorkspace(session)).root, session.cwd)
+    : undefined;
   const roots = paths.length > 0
     ? paths.map((path) => resolve(session.cwd, path))
     : [(await currentWorkspace(session)).root];
   const results: ConversationCheck[] = [];
+  const configFiles: ConfigFileCheck[] = [];
   for (const root of roots) {
+    for (const file of await jpConfigFiles(root)) {
+      configFiles.push(
+        await checkJpConfigFile(file).catch((error) => ({
+          path: file,
+          ok: false,
+          rejected: [],
+          errors: [error instanceof Error ? error.message : String(error)],
+        })),
+      );
+    }
     const dirs = await conversationDirsUnder(root);
-    if (dirs.length === 0) {
+    // A workspace without conversations is fine; any other empty path is a mistake.
+    if (dirs.length === 0 && !(await isDirectory(join(root, ".jp")))) {
       results.push({
         path: root,
         ok: false,
@@ -41,15 +79,21 @@ export async function checkPaths(
     }
     for (const dir of dirs) {
       // One conversation that cannot be checked is one failure, not the end of the run.
-      results.push(
-        await checkConversation(dir).catch((error) => ({
-          path: dir,
-          ok: false,
-          errors: [error instanceof Error ? error.message : String(error)],
-          warnings: [],
-        })),
-      );
+      const result: ConversationCheck = await checkConversation(dir).catch((
+        error,
+      ) => ({
+        path: dir,
+        ok: false,
+        errors: [error instanceof Error ? error.message : String(error)],
+        warnings: [],
+      }));
+      result.warnings.push(...await storedConfigWarnings(dir));
+      results.push(result);
     }
   }
-  return results;
+  return {
+    conversations: results,
+    configFiles,
+    ...(fix === undefined ? {} : { fix }),
+  };
 }

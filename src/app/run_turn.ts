@@ -15,7 +15,7 @@ import { ConversationStream } from "../conversation/stream.ts";
 import { formatTimestamp } from "../conversation/timestamp.ts";
 import { headingTitle } from "../conversation/title_text.ts";
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
-import { withoutJptOnlyKeys } from "../config/jpt_only_keys.ts";
+import { withoutKeysJpRejects } from "../config/jp_known_keys.ts";
 import { turnSummarySettings } from "../config/load_config.ts";
 import { resolveRoleModel } from "../config/role_models.ts";
 import { JptError } from "../errors/jpt_error.ts";
@@ -376,7 +376,7 @@ function baseConfigBytes(
   config: ConfigTable,
   id: { provider: string; name: string },
 ): Uint8Array {
-  const copy = withoutJptOnlyKeys(config);
+  const copy = withoutKeysJpRejects(config);
   const model = getPath(copy, ["assistant", "model"]) as ConfigTable;
   model.id = { provider: id.provider, name: id.name };
   return new TextEncoder().encode(writeJsonPretty(fromPlain(copy)) + "\n");

@@ -45,6 +45,8 @@ export interface Session {
   model: string | undefined;
   /** Every environment variable (for `JP_CFG_*`). */
   envVariables: Record<string, string>;
+  /** Warnings about the config (keys released jp rejects), once each. */
+  warn?: (line: string) => void;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function effectiveConfig(
   workspace: Workspace | undefined,
   conversation?: LoadedConversation,
 ): Promise<LoadedConfig> {
-  return await loadConfig({
+  const loaded = await loadConfig({
     env: session.env,
     envVariables: session.envVariables,
     cwd: session.cwd,
@@ -75,6 +77,8 @@ export async function effectiveConfig(
     cfg: session.cfg,
     model: session.model,
   });
+  for (const warning of loaded.warnings) session.warn?.(warning);
+  return loaded;
 }
 
 /**

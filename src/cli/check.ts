@@ -7,7 +7,7 @@
 import { relative } from "node:path";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import { ExitCode } from "../errors/jpt_error.ts";
-import type { ConversationCheck } from "../workspace/check_conversation.ts";
+import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 
@@ -33,21 +33,62 @@ export function addCheckCommand(
     .addHelpText(
       "after",
       "\nChecks that every file parses, round-trips byte for byte, is in the form jp writes,\n" +
-        "and keeps jp's invariants. Exits 0 when no conversation has errors, 1 otherwise.\n\n" +
-        "Examples:\n  jpt check\n  jpt check .jp/conversations --json\n",
+        "and keeps jp's invariants, and that jp's own config files hold no key released jp\n" +
+        "rejects. Exits 0 when nothing has errors, 1 otherwise.\n\n" +
+        "Examples:\n  jpt check\n  jpt check --fix\n  jpt check .jp/conversations --json\n",
+    )
+    .option(
+      "--fix",
+      "first move keys released jp rejects from jp's config files into .jp/jpt.toml (the diff is shown)",
     )
     .action(async (paths, opts) => {
       const { checkPaths } = await import("../app/check_paths.ts");
       const context = deps.context();
-      const results = await checkPaths(context, paths);
-      const ok = results.every((result) => result.ok);
+      const report = await checkPaths(context, paths, {
+        fix: opts.fix === true,
+      });
+      for (const line of report.fix?.diff ?? []) {
+        context.io.err(`${sanitizeLine(line)}\n`);
+      }
+      for (const { path, keys } of report.fix?.manual ?? []) {
+        context.io.err(
+          `warning: ${sanitizeLine(path)}: move ${
+            keys.join(", ")
+          } to .jp/jpt.toml by hand (not a TOML file, or an inline table holds it)\n`,
+        );
+      }
+      if (
+        report.fix && report.fix.diff.length + report.fix.manual.length === 0
+      ) {
+        context.io.err("Nothing to fix\n");
+      }
+      const ok = report.conversations.every((result) => result.ok) &&
+        report.configFiles.every((result) => result.ok);
       context.io.out(
         opts.json
-          ? formatJson({ ok, conversations: results })
-          : formatReport(context.cwd, results),
+          ? formatJson({
+            ok,
+            conversations: report.conversations,
+            config_files: report.configFiles.map(({ path, ok, errors }) => ({
+              path,
+              ok,
+              errors,
+            })),
+          })
+          : formatConfigFiles(context.cwd, report.configFiles) +
+            formatReport(context.cwd, report.conversations),
       );
       deps.setExitCode(ok ? ExitCode.ok : ExitCode.failure);
     });
+}
+
+function formatConfigFiles(cwd: string, results: ConfigFileCheck[]): string {
+  return results.map((result) =>
+    `${result.ok ? "ok  " : "FAIL"}  ${
+      sanitizeLine(relative(cwd, result.path))
+    }\n` +
+    result.errors.map((error) => `  error: ${sanitizeLine(error)}\n`).join("")
+  ).join("");
 }
 
 function formatReport(cwd: string, results: ConversationCheck[]): string {

@@ -48,9 +48,11 @@ export function addConfigCommand(
     )
     .addHelpText(
       "after",
-      "\nLayers, later wins: defaults, user-global config, .jp/config.toml, .jp.toml files from the\n" +
-        "workspace root down to here, the user-local config, JP_CFG_* variables, the conversation,\n" +
-        "then --cfg and --model. Exit code 1 when the key is not set.\n\n" +
+      "\nLayers, later wins: defaults, jp's user-global config, jpt's user config, .jp/config.toml,\n" +
+        ".jp/jpt.toml, .jp.toml files from the workspace root down to here, the user-local config,\n" +
+        "JP_CFG_* and JPT_CFG_* variables, the conversation, then --cfg and --model. jpt's own\n" +
+        "settings belong in .jp/jpt.toml: released jp rejects them in its files. Exit code 1 when\n" +
+        "the key is not set.\n\n" +
         "Examples:\n  jpt config show\n  jpt config show conversation.turn_summary.generate --json --origin\n",
     )
     .action(async (key, opts) => {

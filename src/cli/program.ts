@@ -116,10 +116,17 @@ function buildProgram(
       writeErr: (text) => io.err(text),
     });
 
+  const warned = new Set<string>();
+  const warn = (line: string) => {
+    if (warned.has(line)) return;
+    warned.add(line);
+    io.err(`warning: ${sanitizeLine(line)}\n`);
+  };
   const deps: CommandDeps = {
     context: () => {
       const globals = program.opts();
       return {
+        warn,
         io,
         env: options.env,
         envVariables: options.envVariables,

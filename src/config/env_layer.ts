@@ -34,20 +34,29 @@ export class EnvConfigError extends JptError {
  * Turns the `JP_CFG_*` variables into config operations, sorted by name.
  *
  * @param variables All environment variables.
+ * @param prefix `JP_CFG_` (jp's layer) or `JPT_CFG_` (jpt's own settings).
  * @returns One operation per variable, with the variable name.
  * @throws {EnvConfigError} For JSON that does not parse or a value of the wrong type.
  */
 export function envOperations(
   variables: Record<string, string>,
+  prefix: string = PREFIX,
 ): Array<{ name: string; operation: CfgOperation }> {
   return Object.keys(variables)
-    .filter((name) => name.startsWith(PREFIX) && name.length > PREFIX.length)
+    .filter((name) => name.startsWith(prefix) && name.length > prefix.length)
     .sort()
-    .map((name) => ({ name, operation: envOperation(name, variables[name]!) }));
+    .map((name) => ({
+      name,
+      operation: envOperation(name, prefix, variables[name]!),
+    }));
 }
 
-function envOperation(name: string, raw: string): CfgOperation {
-  const tokens = name.slice(PREFIX.length).toLowerCase().split("_").filter((
+function envOperation(
+  name: string,
+  prefix: string,
+  raw: string,
+): CfgOperation {
+  const tokens = name.slice(prefix.length).toLowerCase().split("_").filter((
     token,
   ) => token !== "");
   const path = matchPath(tokens, CONFIG_SCHEMA)?.path ?? tokens;

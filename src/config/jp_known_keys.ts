@@ -117,3 +117,41 @@ export function keysJpRejects(config: Record<string, unknown>): string[] {
   visit(config, JP_KNOWN_KEYS, []);
   return found;
 }
+
+/**
+ * A copy of a config without the keys released jp rejects: what jpt may
+ * store in a conversation's `base_config.json`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withoutKeysJpRejects } from "./jp_known_keys.ts";
+ * assert.deepEqual(
+ *   withoutKeysJpRejects({
+ *     conversation: { title: { from_heading: true }, turn_summary: {} },
+ *     providers: { llm: { ollama: { base_url: "x", context_window: 4096 } } },
+ *   }),
+ *   {
+ *     conversation: { title: { from_heading: true } },
+ *     providers: { llm: { ollama: { base_url: "x" } } },
+ *   },
+ * );
+ * ```
+ *
+ * @param config A config table.
+ * @returns A deep copy without {@linkcode keysJpRejects}'s keys.
+ */
+export function withoutKeysJpRejects(
+  config: Record<string, unknown>,
+): Record<string, unknown> {
+  const copy = structuredClone(config);
+  for (const key of keysJpRejects(copy)) {
+    const path = key.split(".");
+    let table: unknown = copy;
+    for (const segment of path.slice(0, -1)) {
+      table = isPlainObject(table) ? table[segment] : undefined;
+    }
+    if (isPlainObject(table)) delete table[path.at(-1)!];
+  }
+  return copy;
+}

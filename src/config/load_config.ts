@@ -26,6 +26,7 @@ import {
   TRUSTED_WORKSPACES_ENV,
 } from "./config_trust.ts";
 import { envOperations } from "./env_layer.ts";
+import { keysJpRejects } from "./jp_known_keys.ts";
 import { validateConfigValues } from "./validate_values.ts";
 import { isPlainObject } from "./schema.ts";
 
@@ -104,6 +105,8 @@ export interface LoadedConfig {
   origins: Map<string, string>;
   /** The layers that contributed, in order. */
   layers: string[];
+  /** Keys in files jp reads that released jp rejects, one sentence each with the fix. */
+  warnings: string[];
 }
 
 /**
@@ -136,10 +139,16 @@ export async function loadConfig(
     if (!isUntrusted(label)) trusted.merge(values, label);
     layers.push(label);
   };
-  const mergeFiles = async (path: string | undefined, label: string) => {
+  const warnings: string[] = [];
+  const mergeFiles = async (
+    path: string | undefined,
+    label: string,
+    readByJp = true,
+  ) => {
     if (path === undefined) return;
     for (const layer of await readConfigFile(path)) {
       mergeLayer(layer.values, `${label} (${layer.path})`);
+      if (readByJp) warnings.push(...rejectedKeyWarnings(layer));
     }
   };
 
@@ -154,12 +163,25 @@ export async function loadConfig(
       "user-global",
     );
   }
+  const jptDir = jptConfigDir(options.env);
+  if (jptDir !== undefined) {
+    await mergeFiles(
+      await findConfigFile(join(jptDir, "config")),
+      "jpt user",
+      false,
+    );
+  }
 
   const workspace = options.workspace;
   if (workspace !== undefined) {
     await mergeFiles(
       await findConfigFile(join(workspace.storageDir, "config")),
       "workspace",
+    );
+    await mergeFiles(
+      await findConfigFile(join(workspace.storageDir, JPT_WORKSPACE_FILE)),
+      "workspace jpt",
+      false,
     );
     for (const dir of dirsFromRootTo(workspace.root, resolve(options.cwd))) {
       await mergeFiles(await findConfigFile(join(dir, ".jp")), "directory");
@@ -172,10 +194,24 @@ export async function loadConfig(
     }
   }
 
-  for (const { name, operation } of envOperations(options.envVariables)) {
-    apply(tree, operation, `env ${name}`);
-    apply(trusted, operation, `env ${name}`);
-    layers.push(`env ${name}`);
+  for (const prefix of ["JP_CFG_", "JPT_CFG_"]) {
+    for (
+      const { name, operation } of envOperations(options.envVariables, prefix)
+    ) {
+      apply(tree, operation, `env ${name}`);
+      apply(trusted, operation, `env ${name}`);
+      layers.push(`env ${name}`);
+      if (prefix === "JP_CFG_" && operation.kind !== "file") {
+        const rejected = keysJpRejects(nestedAt(operation));
+        for (const key of rejected) {
+          warnings.push(
+            `${name} sets ${key}, which released jp rejects (jp fails to start while it is set): use JPT_${
+              name.slice("JP_".length)
+            } instead`,
+          );
+        }
+      }
+    }
   }
 
   if (options.conversation !== undefined) {
@@ -216,11 +252,70 @@ export async function loadConfig(
     trusted: trusted.values,
     isUntrusted,
   });
-  return { values: tree.values, origins: tree.origins, layers };
+  return { values: tree.values, origins: tree.origins, layers, warnings };
+}
+
+/** The name of jpt's own settings file in `.jp/` (`jpt.toml`), which jp never reads. */
+export const JPT_WORKSPACE_FILE = "jpt";
+
+/** Warnings for the keys of a file jp reads that released jp rejects. */
+function rejectedKeyWarnings(
+  layer: { path: string; values: ConfigTable },
+): string[] {
+  return keysJpRejects(layer.values).map((key) =>
+    `${layer.path} sets ${key}, which released jp rejects (jp fails to start while it is there): move it to .jp/jpt.toml (jpt check --fix moves it)`
+  );
+}
+
+/** An operation's value placed at its path, for checking its keys. */
+function nestedAt(
+  operation: Exclude<CfgOperation, { kind: "file" }>,
+): ConfigTable {
+  const { value } = operation;
+  const path = operation.kind === "merge" ? [] : operation.path;
+  if (path.length === 0) return isPlainObject(value) ? value : {};
+  const root: ConfigTable = {};
+  let table = root;
+  for (const key of path.slice(0, -1)) {
+    const child: ConfigTable = {};
+    table[key] = child;
+    table = child;
+  }
+  table[path.at(-1)!] = value;
+  return root;
+}
+
+/**
+ * jpt's own config directory: `$JPT_CONFIG_DIR`, else the platform config
+ * directory for `jpt` (`$XDG_CONFIG_HOME/jpt` or `~/.config/jpt` on Linux).
+ * Its `config.toml` holds the user's jpt-only settings.
+ *
+ * @param env Environment access.
+ * @returns The directory, or `undefined` when no home is known.
+ */
+export function jptConfigDir(env: EnvReader): string | undefined {
+  const explicit = env("JPT_CONFIG_DIR");
+  if (explicit) return explicit;
+  if (Deno.build.os === "windows") {
+    const appData = env("APPDATA");
+    return appData ? join(appData, "jpt") : undefined;
+  }
+  const xdg = env("XDG_CONFIG_HOME");
+  if (xdg && xdg.startsWith("/")) return join(xdg, "jpt");
+  const home = env("HOME");
+  if (!home) return undefined;
+  return Deno.build.os === "darwin"
+    ? join(home, "Library", "Application Support", "jpt")
+    : join(home, ".config", "jpt");
 }
 
 /** Origin labels of the layers that arrive with a repository. */
-const UNTRUSTED_LAYERS = ["workspace (", "directory (", "conversation "];
+const UNTRUSTED_LAYERS = [
+  "workspace (",
+  "workspace jpt (",
+  "directory (",
+  "conversation ",
+];
 
 /**
  * The conversation layer: the base config (from `base_config.json`, or the

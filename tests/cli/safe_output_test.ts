@@ -15,8 +15,9 @@ const OSC52 = "\u001b]52;c;ZWNobyBwd25lZA==\u0007";
 const C1_CSI = "\u009b31m";
 const BIDI = "\u202e";
 // deno-lint-ignore no-control-regex -- looking for control characters is the point
-const RAW_CONTROL =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const RAW_CONTROL = new RegExp(
+  "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]",
+);
 
 function events(lastTimestamp: string): Uint8Array {
   return new TextEncoder().encode(

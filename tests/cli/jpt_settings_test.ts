@@ -1,0 +1,240 @@
+/**
+ * jpt's own settings live where released jp does not read them
+ * (`.jp/jpt.toml`, `$JPT_CONFIG_DIR/config.toml`, `JPT_CFG_*`), jpt writes
+ * nothing jp would reject, and `jpt check` finds (and `--fix` moves) keys
+ * in jp's own files that jp would reject.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { keysJpRejects } from "../../src/config/jp_known_keys.ts";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import { runJpt } from "../support/cli.ts";
+import {
+  chatCompletion,
+  FakeLlm,
+  requestedTurnIds,
+  summaryResponder,
+} from "../support/fake_llm.ts";
+import { tempWorkspace } from "../support/workspace.ts";
+
+const isSummary = (body: Record<string, unknown> | undefined) =>
+  ((body?.messages as Array<{ content: string }> | undefined)?.[0]?.content ??
+    "").startsWith("You label the turns");
+
+function server(): FakeLlm {
+  return FakeLlm.start((request) => {
+    if (request.body?.stream) return { stream: { pieces: ["Sure."] } };
+    if (isSummary(request.body)) return summaryResponder()(request);
+    return { json: chatCompletion(JSON.stringify({ titles: ["A title"] })) };
+  });
+}
+
+Deno.test("settings in .jp/jpt.toml apply: config show and the queries use them", async () => {
+  await using llm = server();
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/chat"\n[providers.llm.ollama]\nbase_url = "${llm.url}"\n`,
+  );
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "jpt.toml"),
+    '[conversation.turn_summary.generate]\nbatch_size = 2\n\n[conversation.turn_summary.generate.model]\nid = "ollama/labeler"\n',
+  );
+  const show = await runJpt(
+    [
+      "config",
+      "show",
+      "conversation.turn_summary.generate.batch_size",
+      "--json",
+    ],
+    { cwd: ws.root, env: ws.env },
+  );
+  assert.equal(show.code, 0, show.stderr);
+  assert.equal(show.stdout, "2\n");
+  assert.equal(show.stderr, "", "no warning: jpt.toml is jpt's own file");
+  const origin = await runJpt(["config", "show", "--origin"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.match(
+    origin.stdout,
+    /batch_size = 2 {2}# workspace jpt \(.*jpt\.toml\)/,
+  );
+
+  for (
+    const words of [["--new", "--no-title", "one"], ["two"], ["three"], [
+      "four",
+    ]]
+  ) {
+    const result = await runJpt(["query", ...words], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.equal(result.code, 0, result.stderr);
+  }
+  const summaries = llm.chatRequests.filter((r) => isSummary(r.body));
+  assert.ok(summaries.length > 0);
+  for (const request of summaries) {
+    assert.equal(request.body?.model, "labeler");
+    assert.ok(requestedTurnIds(request).length <= 2);
+  }
+});
+
+Deno.test("jpt writes no key released jp rejects into a conversation's stored config", async () => {
+  await using llm = server();
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/chat"\n[providers.llm.ollama]\nbase_url = "${llm.url}"\n`,
+  );
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "jpt.toml"),
+    '[conversation.turn_summary.generate]\nbatch_size = 2\n[providers.llm.ollama]\ncontext_window = 4096\nstructured_output = "json_object"\n',
+  );
+  const queries = [
+    ["query", "--new", "first"],
+    ["query", "second"],
+    [
+      "--cfg",
+      "conversation.turn_summary.generate.batch_size=3",
+      "query",
+      "third",
+    ],
+  ];
+  for (const args of queries) {
+    const result = await runJpt(args, { cwd: ws.root, env: ws.env });
+    assert.equal(result.code, 0, result.stderr);
+  }
+  const [name] = [...Deno.readDirSync(ws.conversations)].map((e) => e.name);
+  const dir = join(ws.conversations, name!);
+  const base = JSON.parse(
+    await Deno.readTextFile(join(dir, "base_config.json")),
+  );
+  assert.deepEqual(keysJpRejects(base), []);
+  assert.equal(base.conversation.turn_summary, undefined);
+  const stream = ConversationStream.parse(
+    await Deno.readFile(join(dir, "events.json")),
+  );
+  for (const entry of stream.entries.filter((e) => e.type === "config_delta")) {
+    assert.deepEqual(keysJpRejects(entry.data()), []);
+  }
+});
+
+Deno.test("turn_summary in .jp/config.toml: a warning on use, an error in check, moved by check --fix", async () => {
+  await using ws = await tempWorkspace();
+  const config = join(ws.root, ".jp", "config.toml");
+  const original =
+    '# the team model\n[assistant.model]\nid = "ollama/chat"\n\n[conversation.turn_summary.generate]\nbatch_size = 2 # small\n\n[conversation.title]\nfrom_heading = false\n';
+  await Deno.writeTextFile(config, original);
+  const show = await runJpt([
+    "config",
+    "show",
+    "conversation.turn_summary.generate.batch_size",
+  ], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(show.code, 0);
+  assert.match(
+    show.stderr,
+    /warning: .*config\.toml sets conversation\.turn_summary, which released jp rejects.*move it to \.jp\/jpt\.toml/,
+  );
+  assert.equal(
+    show.stderr.split("\n").filter((l) => l !== "").length,
+    1,
+    "warned once",
+  );
+
+  const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });
+  assert.equal(check.code, 1);
+  assert.match(
+    check.stdout,
+    /FAIL {2}\.jp\/config\.toml\n {2}error: conversation\.turn_summary is unknown to released jp/,
+  );
+
+  const fix = await runJpt(["check", "--fix"], { cwd: ws.root, env: ws.env });
+  assert.equal(fix.code, 0, fix.stdout + fix.stderr);
+  assert.match(
+    fix.stderr,
+    /--- \.jp\/config\.toml\n- {3}5: \[conversation\.turn_summary\.generate\]\n- {3}6: batch_size = 2 # small\n/,
+  );
+  assert.match(
+    fix.stderr,
+    /\+\+\+ \.jp\/jpt\.toml\n\+\[conversation\.turn_summary\.generate\]\n\+batch_size = 2\n/,
+  );
+  assert.equal(
+    await Deno.readTextFile(config),
+    '# the team model\n[assistant.model]\nid = "ollama/chat"\n\n[conversation.title]\nfrom_heading = false\n',
+  );
+  const after = await runJpt([
+    "config",
+    "show",
+    "conversation.turn_summary.generate.batch_size",
+  ], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(
+    after.stdout,
+    "conversation.turn_summary.generate.batch_size = 2\n",
+  );
+  assert.equal(after.stderr, "");
+});
+
+Deno.test("jpt's user config ($JPT_CONFIG_DIR/config.toml) and JPT_CFG_* variables apply; JP_CFG_* for a jpt key warns", async () => {
+  await using ws = await tempWorkspace();
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      join(dir, "config.toml"),
+      "[conversation.turn_summary.generate]\nbatch_size = 7\n",
+    );
+    const user = await runJpt([
+      "config",
+      "show",
+      "conversation.turn_summary.generate.batch_size",
+      "--origin",
+    ], {
+      cwd: ws.root,
+      env: { ...ws.env, JPT_CONFIG_DIR: dir },
+    });
+    assert.match(user.stdout, /= 7 {2}# jpt user \(/);
+    const env = await runJpt([
+      "config",
+      "show",
+      "conversation.turn_summary.generate.batch_size",
+    ], {
+      cwd: ws.root,
+      env: {
+        ...ws.env,
+        JPT_CONFIG_DIR: dir,
+        JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_BATCH_SIZE: "9",
+      },
+    });
+    assert.equal(
+      env.stdout,
+      "conversation.turn_summary.generate.batch_size = 9\n",
+    );
+    assert.equal(env.stderr, "");
+    const jpEnv = await runJpt([
+      "config",
+      "show",
+      "conversation.turn_summary.generate.batch_size",
+    ], {
+      cwd: ws.root,
+      env: {
+        ...ws.env,
+        JP_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_BATCH_SIZE: "4",
+      },
+    });
+    assert.match(
+      jpEnv.stderr,
+      /JP_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_BATCH_SIZE sets conversation\.turn_summary.*use JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_BATCH_SIZE instead/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
