@@ -320,7 +320,7 @@ async function hostileModel(rounds: number): Promise<void> {
       const base = ["--cfg", `providers.llm.ollama.base_url=${server.url}`];
       for (
         const args of [
-          [...base, "query", "-c", "17800000000", "hi"],
+          [...base, "query", "--id", "17800000000", "hi"],
           [...base, "summarize", "--timeout", "5"],
         ]
       ) {

@@ -20,7 +20,6 @@ import {
   isIncomplete,
   listConversations,
   loadConversation,
-  resolveConversation,
 } from "../workspace/conversation_files.ts";
 import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -31,6 +30,7 @@ import {
   effectiveConfig,
   mostRecentConversation,
   optionalWorkspace,
+  resolveTarget,
   type Session,
 } from "./session.ts";
 
@@ -114,7 +114,7 @@ async function targetConversations(
   if (options.all) return await listConversations(workspace!);
   if (options.targets.length > 0) {
     return await Promise.all(
-      options.targets.map((target) => resolveConversation(workspace, target)),
+      options.targets.map((target) => resolveTarget(workspace, target)),
     );
   }
   const recent = await mostRecentConversation(workspace!);

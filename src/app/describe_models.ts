@@ -10,7 +10,12 @@ import { formatModelId } from "../config/model_id.ts";
 import { type ModelRole, resolveRoleModel } from "../config/role_models.ts";
 import { contextWindowOf } from "../llm/context_window.ts";
 import { resolveEndpoint } from "../llm/endpoint.ts";
-import { inspectedConfig, type Session } from "./session.ts";
+import {
+  inspectedConfig,
+  mostRecentConversation,
+  optionalWorkspace,
+  type Session,
+} from "./session.ts";
 
 /** One role (also the shape of `jpt models --json`). */
 export interface RoleReport {
@@ -42,14 +47,19 @@ const ROLES: ModelRole[] = ["assistant", "title", "turn_summary"];
  * Describes the model of every role.
  *
  * @param session Where the flow runs.
- * @param options A conversation whose own config layer applies, if any.
- * @returns One report per role, by role name.
+ * @param options A conversation whose own config layer applies (default: the
+ *   one `jpt query` would continue), or `newConversation` for a new one's.
+ * @returns One report per role, and the conversation whose config applied.
  */
 export async function describeModels(
   session: Session,
-  options: { conversation: string | undefined },
-): Promise<Record<string, RoleReport>> {
-  const { values } = await inspectedConfig(session, options.conversation);
+  options: { conversation: string | undefined; newConversation?: boolean },
+): Promise<ModelsReport> {
+  // By default, what the next `jpt query` would use: the conversation it
+  // would continue, with that conversation's own config layer.
+  const conversation = options.conversation ??
+    (options.newConversation ? undefined : await nextConversation(session));
+  const { values } = await inspectedConfig(session, conversation);
   const report: Record<string, RoleReport> = {};
   for (const role of ROLES) {
     const model = resolveRoleModel(values, role);
@@ -68,5 +78,20 @@ export async function describeModels(
       source: model.source,
     };
   }
-  return report;
+  return { conversation: conversation ?? null, roles: report };
+}
+
+/** The models of every role, and the conversation whose config applied. */
+export interface ModelsReport {
+  /** `jp-c<id>` whose own config applied, or `null` for a new conversation's. */
+  conversation: string | null;
+  /** One report per role. */
+  roles: Record<string, RoleReport>;
+}
+
+async function nextConversation(session: Session): Promise<string | undefined> {
+  const workspace = await optionalWorkspace(session);
+  if (workspace === undefined) return undefined;
+  const ref = await mostRecentConversation(workspace);
+  return ref === undefined ? undefined : `jp-c${ref.id}`;
 }

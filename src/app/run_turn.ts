@@ -17,12 +17,13 @@ import { headingTitle } from "../conversation/title_text.ts";
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
 import { withoutKeysJpRejects } from "../config/jp_known_keys.ts";
 import { turnSummarySettings } from "../config/load_config.ts";
-import { resolveRoleModel } from "../config/role_models.ts";
+import { resolveRoleModel, type RoleModel } from "../config/role_models.ts";
+import type OpenAI from "openai";
 import { JptError } from "../errors/jpt_error.ts";
 import { streamChat, StreamIdleError } from "../llm/chat_stream.ts";
 import { createClient } from "../llm/client.ts";
 import { describeModelError } from "../llm/describe_error.ts";
-import { resolveEndpoint } from "../llm/endpoint.ts";
+import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
 import { excludesReasoning, requestParams } from "../llm/request_params.ts";
 import { threadMessages } from "../llm/thread.ts";
 import { type DrainReport, TaskHandler } from "../task/task_handler.ts";
@@ -37,7 +38,6 @@ import {
   lockConversation,
   removeStrayTempFiles,
   renameConversationDirs,
-  resolveConversation,
   saveConversation,
 } from "../workspace/conversation_files.ts";
 import type { ConversationLock } from "../workspace/lock.ts";
@@ -47,6 +47,7 @@ import {
   currentWorkspace,
   effectiveConfig,
   mostRecentConversation,
+  resolveTarget,
   type Session,
 } from "./session.ts";
 
@@ -60,6 +61,12 @@ export interface TurnSink {
   log(line: string): void;
   /** Where the finishing-tasks line goes while the drain waits, and whether it is a terminal. */
   status?: { write(text: string): void; isTerminal: boolean };
+  /** Called when the request goes to the model, until the first piece arrives. */
+  waiting?(model: string): void;
+  /** Called before the request when an existing conversation is continued. */
+  continuing?(
+    info: { id: string; title: string | undefined; model: string },
+  ): void;
   /** Called once the reply is stored (or failed), before background work is drained. */
   replyDone?(reply: string, error: Error | undefined): void;
 }
@@ -132,7 +139,7 @@ export async function runTurn(
   const target = request.newConversation
     ? undefined
     : request.conversation !== undefined
-    ? await resolveConversation(workspace, request.conversation)
+    ? await resolveTarget(workspace, request.conversation)
     : await mostRecentConversation(workspace);
   const handler = new TaskHandler({
     log: sink.log,
@@ -141,50 +148,55 @@ export async function runTurn(
 
   let lock: ConversationLock | undefined;
   let conversation: LoadedConversation;
-  if (!request.persist) {
-    conversation = target === undefined
-      ? newConversation(await uniqueId(workspace, now), now)
-      : await loadConversation(target);
-  } else if (target === undefined) {
-    const created = await createConversation(
-      workspace,
-      conversationIdAt(now),
-    );
-    lock = created.lock;
-    conversation = {
-      ...newConversation(created.ref.id, now),
-      ref: created.ref,
-    };
-    conversation.source = conversation.ref.copies[0]!;
+  let prepared: Prepared;
+  if (target === undefined) {
+    // Preflight before anything touches disk: a turn that cannot start
+    // (no key, unknown model) leaves the workspace as it was.
+    prepared = await prepare(session, workspace, undefined);
+    if (request.persist) {
+      const created = await createConversation(
+        workspace,
+        conversationIdAt(now),
+      );
+      lock = created.lock;
+      conversation = {
+        ...newConversation(created.ref.id, now),
+        ref: created.ref,
+      };
+      conversation.source = conversation.ref.copies[0]!;
+    } else {
+      conversation = newConversation(await uniqueId(workspace, now), now);
+    }
   } else {
-    lock = await lockConversation(workspace, target);
+    if (request.persist) lock = await lockConversation(workspace, target);
     try {
-      await removeStrayTempFiles(target);
+      if (request.persist) await removeStrayTempFiles(target);
       conversation = await loadConversation(target);
-      assertWritable(conversation);
+      if (request.persist) assertWritable(conversation);
+      prepared = await prepare(
+        session,
+        workspace,
+        conversation.stream.entries.length === 0 ? undefined : conversation,
+      );
     } catch (error) {
-      await lock.release();
+      await lock?.release();
       throw error;
     }
+    sink.continuing?.({
+      id: conversation.ref.id,
+      title: conversation.metadata.title,
+      model: `${prepared.assistant.id.provider}/${prepared.assistant.id.name}`,
+    });
   }
   const isNew = target === undefined ||
     conversation.stream.entries.length === 0;
+  const { config, assistant, endpoint, client } = prepared;
 
   let status: TurnOutcome["status"] = "ok";
   let reply = "";
   let failure: Error | undefined;
   let saved = false;
   try {
-    const config = (await effectiveConfig(
-      session,
-      workspace,
-      isNew ? undefined : conversation,
-    )).values;
-    const assistant = resolveRoleModel(config, "assistant");
-    const endpoint = resolveEndpoint(assistant.id, config, session.env);
-    // Preflight: a turn that cannot start (no key) writes nothing.
-    const client = await createClient(endpoint, session.env);
-
     if (request.persist && !isNew && turnSummarySettings(config).auto) {
       backgroundCatchUp(handler, {
         session,
@@ -235,6 +247,7 @@ export async function runTurn(
       }
     }
 
+    sink.waiting?.(`${assistant.id.provider}/${assistant.id.name}`);
     const streamed = await (async () => {
       try {
         return await streamChat(client, {
@@ -366,6 +379,32 @@ function spawnTitleTask(
       log: options.log,
     }),
   );
+}
+
+/** What a turn needs before it writes anything. */
+interface Prepared {
+  config: ConfigTable;
+  assistant: RoleModel;
+  endpoint: ProviderEndpoint;
+  client: OpenAI;
+}
+
+/** Resolves config, model, endpoint and key: throws when the turn cannot start. */
+async function prepare(
+  session: Session,
+  workspace: Workspace,
+  conversation: LoadedConversation | undefined,
+): Promise<Prepared> {
+  const config = (await effectiveConfig(session, workspace, conversation))
+    .values;
+  const assistant = resolveRoleModel(config, "assistant");
+  const endpoint = resolveEndpoint(assistant.id, config, session.env);
+  return {
+    config,
+    assistant,
+    endpoint,
+    client: await createClient(endpoint, session.env),
+  };
 }
 
 /**

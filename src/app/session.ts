@@ -113,7 +113,7 @@ export async function inspectedConfig(
   const loaded = conversation === undefined
     ? undefined
     : await loadConversation(
-      await resolveConversation(workspace, conversation),
+      await resolveTarget(workspace, conversation),
     );
   return await effectiveConfig(session, workspace, loaded);
 }
@@ -192,10 +192,45 @@ export async function targetConversation(
 ): Promise<{ workspace: Workspace | undefined; ref: ConversationRef }> {
   if (target !== undefined) {
     const workspace = await optionalWorkspace(session);
-    return { workspace, ref: await resolveConversation(workspace, target) };
+    return { workspace, ref: await resolveTarget(workspace, target) };
   }
   const workspace = await currentWorkspace(session);
   const ref = await mostRecentConversation(workspace);
   if (ref === undefined) throw new NoConversationsError();
   return { workspace, ref };
+}
+
+/** jp's conversation keywords, and what they name. */
+export const CONVERSATION_KEYWORDS = [
+  "last",
+  "last-activated",
+  "last-created",
+] as const;
+
+/**
+ * Finds the conversation a user named: one of jp's keywords (`last` and
+ * `last-activated`: the most recently activated; `last-created`: the newest
+ * id), `jp-c<id>`, `<id>`, or a conversation directory.
+ *
+ * @param workspace The workspace, when there is one.
+ * @param target What the user typed.
+ * @returns The conversation.
+ * @throws {NoConversationsError} For a keyword in a workspace without conversations.
+ * @throws {ConversationNotFoundError} When nothing matches.
+ */
+export async function resolveTarget(
+  workspace: Workspace | undefined,
+  target: string,
+): Promise<ConversationRef> {
+  if (
+    workspace !== undefined &&
+    (CONVERSATION_KEYWORDS as readonly string[]).includes(target)
+  ) {
+    const ref = target === "last-created"
+      ? (await listConversations(workspace)).at(-1)
+      : await mostRecentConversation(workspace);
+    if (ref === undefined) throw new NoConversationsError();
+    return ref;
+  }
+  return await resolveConversation(workspace, target);
 }

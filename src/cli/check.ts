@@ -10,6 +10,7 @@ import { ExitCode } from "../errors/jpt_error.ts";
 import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
+import type { Style } from "./style.ts";
 
 /**
  * Adds `check` to the program.
@@ -75,23 +76,35 @@ export function addCheckCommand(
               errors,
             })),
           })
-          : formatConfigFiles(context.cwd, report.configFiles) +
-            formatReport(context.cwd, report.conversations),
+          : formatConfigFiles(
+            context.cwd,
+            report.configFiles,
+            context.outStyle,
+          ) +
+            formatReport(context.cwd, report.conversations, context.outStyle),
       );
       deps.setExitCode(ok ? ExitCode.ok : ExitCode.failure);
     });
 }
 
-function formatConfigFiles(cwd: string, results: ConfigFileCheck[]): string {
+function formatConfigFiles(
+  cwd: string,
+  results: ConfigFileCheck[],
+  style: Style,
+): string {
   return results.map((result) =>
-    `${result.ok ? "ok  " : "FAIL"}  ${
+    `${result.ok ? style.good("ok  ") : style.bad("FAIL")}  ${
       sanitizeLine(relative(cwd, result.path))
     }\n` +
     result.errors.map((error) => `  error: ${sanitizeLine(error)}\n`).join("")
   ).join("");
 }
 
-function formatReport(cwd: string, results: ConversationCheck[]): string {
+function formatReport(
+  cwd: string,
+  results: ConversationCheck[],
+  style: Style,
+): string {
   let text = "";
   for (const result of results) {
     const shown = relative(cwd, result.path) || ".";
@@ -100,12 +113,14 @@ function formatReport(cwd: string, results: ConversationCheck[]): string {
         result.warnings.length === 1 ? "" : "s"
       })`
       : "";
-    text += `${result.ok ? "ok  " : "FAIL"}  ${sanitizeLine(shown)}${notes}\n`;
+    text += `${result.ok ? style.good("ok  ") : style.bad("FAIL")}  ${
+      sanitizeLine(shown)
+    }${notes}\n`;
     for (const error of result.errors) {
-      text += `  error: ${sanitizeLine(error)}\n`;
+      text += `  ${style.bad("error:")} ${sanitizeLine(error)}\n`;
     }
     for (const warning of result.warnings) {
-      text += `  warning: ${sanitizeLine(warning)}\n`;
+      text += `  ${style.warn("warning:")} ${sanitizeLine(warning)}\n`;
     }
   }
   const failed = results.filter((result) => !result.ok).length;

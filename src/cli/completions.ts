@@ -18,6 +18,8 @@ interface CommandInfo {
   description: string;
   options: Array<{ flags: string[]; description: string }>;
   subcommands: string[];
+  /** Whether its argument names a conversation (completed with ids). */
+  takesConversation: boolean;
 }
 
 /**
@@ -55,7 +57,7 @@ function describe(command: CommandUnknownOpts, path: string): CommandInfo[] {
     path,
     description: command.description(),
     options: [
-      ...command.options.map((option) => ({
+      ...command.options.filter((option) => !option.hidden).map((option) => ({
         flags: [option.short, option.long].filter((flag): flag is string =>
           flag !== undefined
         ),
@@ -63,15 +65,27 @@ function describe(command: CommandUnknownOpts, path: string): CommandInfo[] {
       })),
       { flags: ["-h", "--help"], description: "show help" },
     ],
-    subcommands: command.commands.map((sub) => sub.name()),
+    // Aliases complete like the command they stand for (jpt q, jpt c ls).
+    subcommands: command.commands.flatMap((
+      sub,
+    ) => [sub.name(), ...sub.aliases()]),
+    takesConversation: command.registeredArguments.some((argument) =>
+      /^conversations?$/.test(argument.name())
+    ),
   };
   return [
     info,
     ...command.commands.flatMap((sub) =>
-      describe(sub, path === "" ? sub.name() : `${path} ${sub.name()}`)
+      [sub.name(), ...sub.aliases()].flatMap((name) =>
+        describe(sub, path === "" ? name : `${path} ${name}`)
+      )
     ),
   ];
 }
+
+/** Shell code that prints the workspace's conversation ids (`jp-c…`). */
+const LIST_IDS =
+  `jpt conversation ls --json 2>/dev/null | sed -n 's/.*"id": "\\(jp-c[0-9]*\\)".*/\\1/p'`;
 
 const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
@@ -81,12 +95,18 @@ function bash(commands: CommandInfo[]): string {
       ...command.subcommands,
       ...command.options.flatMap((option) => option.flags),
     ].join(" ");
-    return `    ${quote(command.path)}) words=${quote(words)} ;;`;
+    const ids = command.takesConversation ? '; words="$words $(_jpt_ids)"' : "";
+    return `    ${quote(command.path)}) words=${quote(words)}${ids} ;;`;
   }).join("\n");
   return `# bash completion for jpt; load with: source <(jpt completions bash)
 _jpt() {
-  local cur path="" word i words
+  local cur prev path="" word i words
   cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  if [[ "$prev" == "--id" ]]; then
+    COMPREPLY=($(compgen -W "$(_jpt_ids)" -- "$cur"))
+    return
+  fi
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
     [[ "$word" == -* ]] && continue
@@ -110,6 +130,9 @@ ${
     ).join("\n")
   }
   esac
+}
+_jpt_ids() {
+  ${LIST_IDS}
 }
 complete -o default -F _jpt jpt
 `;
@@ -159,6 +182,17 @@ ${
   case "$path" in
 ${cases}
   esac
+  if [[ "\${words[CURRENT-1]}" == "--id" ]]; then
+    compadd -- $(${LIST_IDS})
+    return
+  fi
+  case "$path" in
+${
+    commands.filter((command) => command.takesConversation).map((command) =>
+      `    ${quote(command.path)}) compadd -- $(${LIST_IDS}) ;;`
+    ).join("\n")
+  }
+  esac
   _describe 'jpt' entries
 }
 compdef _jpt jpt
@@ -195,6 +229,19 @@ function fish(commands: CommandInfo[]): string {
         }`,
       );
     }
+  }
+  const ids = `(${LIST_IDS})`;
+  lines.push(
+    `complete -c jpt -n ${quote("__fish_seen_argument -l id")} -a ${
+      quote(ids)
+    }`,
+  );
+  for (const command of commands.filter((c) => c.takesConversation)) {
+    lines.push(
+      `complete -c jpt -n ${
+        quote(`__fish_seen_subcommand_from ${command.path.split(" ").at(-1)}`)
+      } -a ${quote(ids)}`,
+    );
   }
   return lines.join("\n") + "\n";
 }

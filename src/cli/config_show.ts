@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
 import { isPlainObject, unknownKeys } from "../config/schema.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
@@ -43,8 +43,12 @@ export function addConfigCommand(
     .addOption(jsonOption())
     .option("--origin", "name the layer that set each value")
     .option(
-      "--conversation <id>",
+      "--id <conversation>",
       "include this conversation's own config layer",
+    )
+    .addOption(
+      new Option("--conversation <conversation>", "old name of --id")
+        .hideHelp(),
     )
     .addHelpText(
       "after",
@@ -60,7 +64,7 @@ export function addConfigCommand(
         await showConfig(deps.context(), key, {
           json: opts.json === true,
           origin: opts.origin === true,
-          conversation: opts.conversation,
+          conversation: opts.id ?? opts.conversation,
         }),
       );
     });

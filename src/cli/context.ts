@@ -7,6 +7,7 @@
 
 import type { Session } from "../app/session.ts";
 import type { Io } from "./output.ts";
+import type { Style } from "./style.ts";
 
 /** A {@linkcode Session} with the command's streams and `--verbose`. */
 export interface CliContext extends Session {
@@ -14,4 +15,8 @@ export interface CliContext extends Session {
   io: Io;
   /** `--verbose`. */
   verbose: boolean;
+  /** Colours for standard output (off unless it is a terminal). */
+  outStyle: Style;
+  /** Colours for standard error (off unless it is a terminal). */
+  errStyle: Style;
 }

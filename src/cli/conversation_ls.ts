@@ -10,6 +10,7 @@ import type { ConversationRow } from "../app/list_conversations.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
+import { columnsOf, fitColumns, type Style } from "./style.ts";
 
 /**
  * Adds `conversation` (alias `c`) with `ls` to the program.
@@ -44,12 +45,20 @@ export function addConversationCommand(
       for (const error of errors) {
         context.io.err(`error: ${sanitizeLine(error)}\n`);
       }
-      context.io.out(opts.json ? formatJson(rows) : formatTable(rows));
+      context.io.out(
+        opts.json
+          ? formatJson(rows)
+          : formatTable(rows, context.outStyle, context.io.columns),
+      );
       deps.setExitCode(errors.length > 0 ? ExitCode.failure : ExitCode.ok);
     });
 }
 
-function formatTable(rows: ConversationRow[]): string {
+function formatTable(
+  rows: ConversationRow[],
+  style: Style,
+  columns: number | undefined,
+): string {
   if (rows.length === 0) return "No conversations\n";
   const header = ["ID", "TURNS", "LAST ACTIVITY", "ROOT", "TITLE"];
   const cells = rows.map((row) =>
@@ -62,11 +71,26 @@ function formatTable(rows: ConversationRow[]): string {
     ].map(sanitizeLine)
   );
   const widths = header.map((title, i) =>
-    Math.max(title.length, ...cells.map((cell) => cell[i]!.length))
+    Math.max(title.length, ...cells.map((cell) => columnsOf(cell[i]!)))
   );
-  const line = (cell: string[]) =>
-    cell.map((value, i) =>
-      i === cell.length - 1 ? value : value.padEnd(widths[i]!)
-    ).join("  ").trimEnd() + "\n";
-  return line(header) + cells.map(line).join("");
+  // On a terminal the title is cut to fit the width, never wrapped.
+  const fixed = widths.slice(0, -1).reduce((sum, width) => sum + width + 2, 0);
+  const titleWidth = columns === undefined
+    ? Infinity
+    : Math.max(columns - fixed, 8);
+  const line = (cell: string[], colour: (text: string, i: number) => string) =>
+    cell.map((value, i) => {
+      const shown = i === cell.length - 1
+        ? fitColumns(value, titleWidth)
+        : value;
+      const padded = i === cell.length - 1
+        ? shown
+        : shown + " ".repeat(widths[i]! - columnsOf(shown));
+      return colour(padded, i);
+    }).join("  ").trimEnd() + "\n";
+  return line(header, (text) => style.dim(text)) +
+    cells.map((cell) =>
+      line(cell, (text, i) => i === 0 ? style.id(text) : text)
+    )
+      .join("");
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import type { RoleReport } from "../app/describe_models.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
@@ -26,23 +26,41 @@ export function addModelsCommand(
     )
     .addOption(jsonOption())
     .option(
-      "--conversation <id>",
-      "include this conversation's own config layer",
+      "--id <conversation>",
+      "the models of this conversation (its own config layer included)",
     )
+    .addOption(
+      new Option("--conversation <conversation>", "old name of --id")
+        .hideHelp(),
+    )
+    .option("-n, --new", "the models a new conversation would use")
     .addHelpText(
       "after",
       "\nRoles: assistant (assistant.model), title (conversation.title.generate.model, else the\n" +
         "assistant's id) and turn_summary (conversation.turn_summary.generate.model, else the title\n" +
-        "model, else the assistant's id). Background roles default to reasoning effort low, excluded.\n\n" +
-        "Examples:\n  jpt models\n  jpt models --json --conversation jp-c17800000000\n",
+        "model, else the assistant's id). Background roles default to reasoning effort low, excluded.\n" +
+        "Without --id or --new: the models of the conversation jpt query would continue.\n\n" +
+        "Examples:\n  jpt models\n  jpt models --new\n  jpt models --json --id jp-c17800000000\n",
     )
     .action(async (opts) => {
       const { describeModels } = await import("../app/describe_models.ts");
       const context = deps.context();
       const report = await describeModels(context, {
-        conversation: opts.conversation,
+        conversation: opts.id ?? opts.conversation,
+        newConversation: opts.new === true,
       });
-      context.io.out(opts.json ? formatJson(report) : formatReport(report));
+      if (!opts.json) {
+        context.io.err(
+          context.errStyle.dim(
+            report.conversation === null
+              ? "Models of a new conversation\n"
+              : `Models of ${report.conversation}, the conversation jpt query continues (its own config included; --new for a new one)\n`,
+          ),
+        );
+      }
+      context.io.out(
+        opts.json ? formatJson(report.roles) : formatReport(report.roles),
+      );
       deps.setExitCode(ExitCode.ok);
     });
 }

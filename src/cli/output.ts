@@ -23,6 +23,8 @@ export interface Io {
   readonly stderrIsTerminal: boolean;
   /** Whether standard input is a terminal (nothing piped). */
   readonly stdinIsTerminal: boolean;
+  /** The terminal's width when standard output is a terminal. */
+  readonly columns?: number;
   /** Reads all of standard input. */
   readStdin(): Promise<string>;
 }
@@ -32,8 +34,8 @@ const encoder = new TextEncoder();
 /**
  * The process's own standard streams. Everything written is redacted of the
  * given secrets and URL passwords; standard output also loses any escape
- * sequence or control character (a safety net: commands sanitize what they
- * print, and stdout never carries jpt's own terminal control).
+ * sequence or control character but jpt's own colours (a safety net:
+ * commands sanitize what they print before they style it).
  *
  * @param secrets Values never to print (see {@linkcode secretsOf}).
  * @returns An {@linkcode Io} writing to stdout and stderr.
@@ -43,13 +45,35 @@ export function processIo(secrets: readonly string[] = []): Io {
   const err = closable(Deno.stderr);
   return {
     out: (text) =>
-      out(encoder.encode(sanitizeText(redactSecrets(text, secrets)))),
+      out(encoder.encode(keepingColors(redactSecrets(text, secrets)))),
     err: (text) => err(encoder.encode(redactSecrets(text, secrets))),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
+    ...terminalColumns(),
     readStdin: () => new Response(Deno.stdin.readable).text(),
   };
+}
+
+/** jpt's own colours (SGR sequences) on standard output. */
+// deno-lint-ignore no-control-regex -- the escape character is the point
+const SGR = /(\u001b\[[0-9;]*m)/;
+
+/** The stdout safety net: every control sequence but jpt's own colours removed. */
+function keepingColors(text: string): string {
+  return text.split(SGR).map((part, i) =>
+    i % 2 === 1 ? part : sanitizeText(part)
+  )
+    .join("");
+}
+
+function terminalColumns(): { columns?: number } {
+  if (!Deno.stdout.isTerminal()) return {};
+  try {
+    return { columns: Deno.consoleSize().columns };
+  } catch {
+    return {};
+  }
 }
 
 /**

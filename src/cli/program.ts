@@ -8,21 +8,52 @@
 
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import denoConfig from "../../deno.json" with { type: "json" };
-import { causeChain, ExitCode, JptError } from "../errors/jpt_error.ts";
+import {
+  causeChain,
+  ExitCode,
+  JptError,
+  UsageError,
+} from "../errors/jpt_error.ts";
 import { addCheckCommand } from "./check.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { addCompletionsCommand } from "./completions.ts";
 import { addConfigCommand } from "./config_show.ts";
 import { addConversationCommand } from "./conversation_ls.ts";
 import { addEditCommand } from "./edit.ts";
+import { addInitCommand } from "./init.ts";
 import { addModelsCommand } from "./models.ts";
 import { type Io, sanitizeLine } from "./output.ts";
+import { styleFor } from "./style.ts";
 import { addQueryCommand } from "./query.ts";
 import { addSummarizeCommand } from "./summarize.ts";
 import { addTurnsCommand } from "./turns.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
+
+/** The ENVIRONMENT section of `jpt --help`. */
+const ENVIRONMENT_HELP = `
+Examples:
+  jpt init && jpt query --new "Explain the build"
+  jpt turns
+  jpt summarize --all
+
+Environment:
+  OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, …
+                          the provider's API key (never printed)
+  OPENAI_BASE_URL         where OpenAI requests go (an OpenAI-compatible server)
+  JP_CFG_<KEY>            a jp config value, e.g. JP_CFG_ASSISTANT_MODEL_ID=ollama/qwen3:8b
+  JPT_CFG_<KEY>           a jpt-only config value, e.g. JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_BATCH_SIZE=3
+  JP_GLOBAL_CONFIG_DIR    jp's user config directory (default ~/.config/jp)
+  JP_USER_DATA_DIR        jp's user data directory (user-local conversations)
+  JPT_CONFIG_DIR          jpt's user config directory (default ~/.config/jpt)
+  JPT_CACHE_DIR           jpt's cache (default ~/.cache/jpt)
+  JPT_TRUSTED_WORKSPACES  workspaces whose config may choose where keys are sent
+  JPT_MAX_FILE_BYTES      the largest file jpt reads (default 2 GiB)
+  JPT_IDLE_TIMEOUT_SECS   give up on a reply that sends nothing this long (default 120)
+  JP_EDITOR, VISUAL, EDITOR   the editor for jpt edit and for a message typed on a terminal
+  NO_COLOR                no colour (colour is also off when output is not a terminal)
+`;
 
 /** Where and how the CLI runs; tests pass their own. */
 export interface RunOptions {
@@ -84,6 +115,22 @@ export async function runCli(
   return exitCode;
 }
 
+/**
+ * `-c` is `--cfg`, as in jp; it used to be `jpt query`'s `--conversation`.
+ * A value that can only be a conversation id is a usage error that says so,
+ * so a script written for the old meaning fails loudly instead of reading a
+ * config file of that name.
+ */
+function cfgValues(values: string[]): string[] {
+  const id = values.find((value) => /^(jp-c)?\d{8,}$/.test(value));
+  if (id !== undefined) {
+    throw new UsageError(
+      `-c is --cfg (as in jp), and "${id}" is a conversation id: continue it with --id ${id}`,
+    );
+  }
+  return values;
+}
+
 function buildProgram(
   options: RunOptions,
   setExitCode: (code: number) => void,
@@ -101,13 +148,14 @@ function buildProgram(
     )
     .option("-v, --verbose", "show details of errors")
     .option(
-      "--cfg <value>",
+      "-c, --cfg <value>",
       "config override, repeatable: key=value, key:=<json>, key+=value, key:+=<json>, @file, {json}, or a file or named config",
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
     .option("--model <id>", "shorthand for --cfg assistant.model.id=<id>")
     .configureHelp({ showGlobalOptions: true })
+    .addHelpText("after", ENVIRONMENT_HELP)
     .showSuggestionAfterError()
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
@@ -127,19 +175,22 @@ function buildProgram(
       const globals = program.opts();
       return {
         warn,
+        outStyle: styleFor(io.stdoutIsTerminal, options.env),
+        errStyle: styleFor(io.stderrIsTerminal, options.env),
         io,
         env: options.env,
         envVariables: options.envVariables,
         cwd: options.cwd,
         workspaceDir: globals.workspace,
         verbose: globals.verbose === true,
-        cfg: globals.cfg,
+        cfg: cfgValues(globals.cfg),
         model: globals.model,
       };
     },
     setExitCode,
     signal: options.signal ?? new AbortController().signal,
   };
+  addInitCommand(program, deps);
   addConversationCommand(program, deps);
   addTurnsCommand(program, deps);
   addCheckCommand(program, deps);

@@ -5,11 +5,12 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";
 import { sanitizeLine, sanitizeText } from "./output.ts";
+import { type Spinner, startSpinner } from "./spinner.ts";
 
 /**
  * Environment variable (for tests) that shortens the background-task drain
@@ -37,12 +38,20 @@ export function addQueryCommand(
     )
     .argument(
       "[message...]",
-      "the message (or '-' to read standard input; piped input is read when no message is given)",
+      "the message; '-' reads standard input; piped input is added after the message; none on a terminal opens your editor",
     )
-    .option("--new", "start a new conversation")
+    .option("-n, --new", "start a new conversation")
     .option(
-      "-c, --conversation <id>",
-      "continue this conversation (default: the most recently activated)",
+      "--id <conversation>",
+      "continue this conversation: jp-c<id>, <id>, a directory, or last, last-activated, last-created (default: the most recently activated)",
+    )
+    .addOption(
+      new Option("--conversation <conversation>", "old name of --id")
+        .hideHelp(),
+    )
+    .option(
+      "-m, --model <id>",
+      "the model for this turn (provider/name or an alias)",
     )
     .option("--no-persist", "write nothing (and summarize nothing)")
     .option("--title <text>", "title of a new conversation")
@@ -55,22 +64,34 @@ export function addQueryCommand(
       "after",
       "\nWhile the reply streams, completed turns without a summary are summarized by the turn-summary\n" +
         "model (conversation.turn_summary.generate). jpt waits at most 10 s for that at the end, showing\n" +
-        "'⏱ Finishing background tasks…' after 1 s. Ctrl-C stops the reply and keeps what arrived.\n\n" +
+        "'⏱ Finishing background tasks…' after 1 s. Ctrl-C stops the reply and keeps what arrived. A\n" +
+        "turn that cannot start (no key, unknown model) writes nothing.\n\n" +
         'Examples:\n  jpt query --new "Why does the parser reject trailing commas?"\n' +
-        '  git diff | jpt query -\n  jpt q -c jp-c17800000000 "And the tests?"\n',
+        '  git diff | jpt query -n "Review this change"\n  jpt q --id last "And the tests?"\n' +
+        "  jpt query            # on a terminal: write the message in $JP_EDITOR, $VISUAL or $EDITOR\n",
     )
     .action(async (words, opts) => {
       const { runTurn } = await import("../app/run_turn.ts");
-      const context = deps.context();
+      const base = deps.context();
+      const context = opts.model === undefined
+        ? base
+        : { ...base, model: opts.model };
       const message = await readMessage(context, words);
       const log = (line: string) =>
         context.verbose && context.io.err(`${sanitizeLine(line)}\n`);
       const budget = drainBudget(context);
       const idleSeconds = positiveNumber(context.env(IDLE_TIMEOUT_ENV));
+      const terminal = context.io.stderrIsTerminal;
+      const style = context.errStyle;
+      let spinner: Spinner | undefined;
+      const firstToken = () => {
+        spinner?.stop();
+        spinner = undefined;
+      };
       const outcome = await runTurn(context, {
         message,
         newConversation: opts.new === true,
-        conversation: opts.conversation,
+        conversation: opts.id ?? opts.conversation,
         persist: opts.persist,
         title: typeof opts.title === "string" ? opts.title : undefined,
         noTitle: opts.title === false,
@@ -80,19 +101,47 @@ export function addQueryCommand(
           ? {}
           : { idleTimeoutMs: idleSeconds * 1000 }),
       }, {
-        text: (piece) => context.io.out(sanitizeText(piece)),
-        reasoning: (piece) =>
-          opts.showReasoning === true && context.io.err(sanitizeText(piece)),
+        text: (piece) => {
+          firstToken();
+          context.io.out(sanitizeText(piece));
+        },
+        reasoning: (piece) => {
+          if (opts.showReasoning !== true) return;
+          firstToken();
+          context.io.err(sanitizeText(piece));
+        },
         log,
         status: {
           write: (text) => context.io.err(text),
-          isTerminal: context.io.stderrIsTerminal,
+          isTerminal: terminal,
+        },
+        continuing: ({ id, title, model }) => {
+          if (!terminal) return;
+          const named = title === undefined ? "" : ` "${sanitizeLine(title)}"`;
+          context.io.err(
+            style.dim(
+              `↪ continuing ${style.id(`jp-c${id}`)}${named} with ${
+                sanitizeLine(model)
+              }`,
+            ) +
+              "\n",
+          );
+        },
+        waiting: (model) => {
+          spinner = startSpinner(
+            (text) => context.io.err(text),
+            `waiting for ${sanitizeLine(model)}`,
+            terminal,
+          );
         },
         // The reply's line ends before the drain's status line can appear.
         replyDone: (reply, error) => {
+          firstToken();
           if (reply !== "" && !reply.endsWith("\n")) context.io.out("\n");
           if (error !== undefined) {
-            context.io.err(`error: ${sanitizeLine(error.message)}\n`);
+            context.io.err(
+              `${style.bad("error:")} ${sanitizeLine(error.message)}\n`,
+            );
           }
         },
       });
@@ -106,19 +155,43 @@ export function addQueryCommand(
     });
 }
 
+/**
+ * The message: the words (or standard input for `-`), with piped standard
+ * input added after a blank line as jp does; on a terminal with no words,
+ * written in the user's editor.
+ */
 async function readMessage(
   context: CliContext,
   words: string[],
 ): Promise<string> {
-  const fromStdin = words.length === 1 && words[0] === "-" ||
-    (words.length === 0 && !context.io.stdinIsTerminal);
-  const message = fromStdin ? await context.io.readStdin() : words.join(" ");
+  const typed = words.length === 1 && words[0] === "-" ? "" : words.join(" ");
+  const piped = context.io.stdinIsTerminal ? "" : await context.io.readStdin();
+  let message = [typed, piped].filter((part) => part.trim() !== "").join(
+    "\n\n",
+  );
+  if (message === "" && words.length === 0 && context.io.stdinIsTerminal) {
+    message = await composeInEditor(context);
+  }
   if (message.trim() === "") {
     throw new UsageError(
-      "No message: pass it as arguments, or pipe it on standard input",
+      "No message: pass it as arguments, pipe it on standard input, or write it in your editor (run on a terminal)",
     );
   }
   return message;
+}
+
+/** Opens the editor on an empty message file, as jp does, and reads it back. */
+async function composeInEditor(context: CliContext): Promise<string> {
+  const { runEditor } = await import("../edit/run_editor.ts");
+  const dir = await Deno.makeTempDir({ prefix: "jpt-query-" });
+  try {
+    const file = "QUERY_MESSAGE.md";
+    await Deno.writeTextFile(`${dir}/${file}`, "", { createNew: true });
+    await runEditor(context.env, file, dir);
+    return (await Deno.readTextFile(`${dir}/${file}`)).trim();
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
 }
 
 function positiveNumber(text: string | undefined): number | undefined {

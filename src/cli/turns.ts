@@ -11,6 +11,7 @@ import type { TurnRow } from "../app/list_turns.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
+import type { Style } from "./style.ts";
 
 /**
  * Adds `turns` to the program.
@@ -44,13 +45,24 @@ export function addTurnsCommand(
     )
     .action(async (conversation, opts) => {
       const { listTurns } = await import("../app/list_turns.ts");
+      const { NoConversationsError } = await import("../app/session.ts");
       const context = deps.context();
-      const rows = await listTurns(context, {
-        conversation,
-        stale: opts.stale === true,
-      });
+      let rows: TurnRow[];
+      try {
+        rows = await listTurns(context, {
+          conversation,
+          stale: opts.stale === true,
+        });
+      } catch (error) {
+        // A new workspace has no turns yet: that is not a failure.
+        if (!(error instanceof NoConversationsError)) throw error;
+        context.io.err(`${error.message}\n`);
+        rows = [];
+      }
       context.io.out(
-        opts.json ? formatJson(rows) : rows.map(formatTurnLine).join(""),
+        opts.json
+          ? formatJson(rows)
+          : rows.map((row) => formatTurnLine(row, context.outStyle)).join(""),
       );
       deps.setExitCode(ExitCode.ok);
     });
@@ -60,19 +72,25 @@ export function addTurnsCommand(
  * Formats one line of the turn list.
  *
  * @param row The turn.
+ * @param style Colours (ids and markers), when the output is a terminal.
  * @returns `# Turn N (<event_id>): <summary>` and a newline, sanitized.
  */
-export function formatTurnLine(row: TurnRow): string {
-  const id = row.event_id === null ? "" : ` (${sanitizeLine(row.event_id)})`;
+export function formatTurnLine(row: TurnRow, style?: Style): string {
+  const id = row.event_id === null
+    ? ""
+    : ` (${
+      style?.id(sanitizeLine(row.event_id)) ?? sanitizeLine(row.event_id)
+    })`;
+  const marker = (text: string) => style?.marker(text) ?? text;
   const label = row.summary !== null
     ? sanitizeLine(row.summary)
     : row.fallback !== null
-    ? `[fallback] ${sanitizeLine(row.fallback)}`
-    : "[no summary]";
+    ? `${marker("[fallback]")} ${sanitizeLine(row.fallback)}`
+    : marker("[no summary]");
   const mark = row.stale === true
-    ? " [stale]"
+    ? ` ${marker("[stale]")}`
     : row.stale === null && row.summary !== null
-    ? " [unverified]"
+    ? ` ${marker("[unverified]")}`
     : "";
   return `# Turn ${row.index + 1}${id}: ${label}${mark}\n`;
 }

@@ -4,6 +4,12 @@
  * message. Reasoning, tool traffic and inquiries are left out: jpt runs no
  * tools, and a provider rejects tool results without their declarations.
  *
+ * A request that failed (no response) stays in the file, as in jp, where it
+ * would be sent as a second user message in a row (jp's
+ * `crates/jp_llm/src/provider/openai.rs` `convert_events` maps each request
+ * to its own message, and `sanitize` keeps it). Several providers reject
+ * two user messages in a row, so jpt joins them with a blank line.
+ *
  * @module
  */
 
@@ -31,7 +37,12 @@ export function threadMessages(
     }
     const data = entry.data();
     if (entry.type === "chat_request" && typeof data.content === "string") {
-      messages.push({ role: "user", content: data.content });
+      const last = messages.at(-1);
+      // A request that got no answer (the server could not be reached) is
+      // kept in the file; its text joins the next request, so the provider
+      // never sees two user messages in a row.
+      if (last?.role === "user") last.content += `\n\n${data.content}`;
+      else messages.push({ role: "user", content: data.content });
     } else if (
       entry.type === "chat_response" && typeof data.message === "string"
     ) {

@@ -30,7 +30,7 @@ export class WorkspaceNotFoundError extends JptError {
    */
   constructor(from: string) {
     super(
-      `No jp workspace (a ".jp" directory) found in "${from}" or any parent`,
+      `No jp workspace (a ".jp" directory) found in "${from}" or any parent: run jpt init, or pass --workspace DIR`,
     );
   }
 }

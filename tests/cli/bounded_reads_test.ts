@@ -38,7 +38,7 @@ Deno.test({
     const readers: Record<string, string[][]> = {
       "events.json": [["turns", id], ["conversation", "ls"]],
       "metadata.json": [["turns", id], ["conversation", "ls"]],
-      "base_config.json": [["config", "show", "--conversation", id]],
+      "base_config.json": [["config", "show", "--id", id]],
     };
     for (const [file, commands] of Object.entries(readers)) {
       for (const kind of ["fifo", "device"]) {

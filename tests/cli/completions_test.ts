@@ -82,3 +82,41 @@ Deno.test("jpt completions zsh and fish list every command", async () => {
     /'tcsh' is invalid .* Allowed choices are bash, zsh, fish/,
   );
 });
+
+Deno.test({
+  name: "jpt completions bash follows aliases and completes conversation ids",
+  ignore: !hasBash,
+  async fn() {
+    const { stdout } = await runJpt(["completions", "bash"]);
+    const bin = await Deno.makeTempDir();
+    try {
+      // A `jpt` on PATH that lists the sample workspace's conversations.
+      await Deno.writeTextFile(
+        `${bin}/jpt`,
+        `#!/bin/sh\nprintf '[\\n  {\\n    "id": "jp-c17800000000"\\n  },\\n  {\\n    "id": "jp-c17800000001"\\n  }\\n]\\n'\n`,
+      );
+      await Deno.chmod(`${bin}/jpt`, 0o755);
+      const script = `PATH='${bin}':$PATH\n${stdout}`;
+      assert.deepEqual(await bashComplete(script, ["jpt", "q", "--n"]), [
+        "--new",
+        "--no-persist",
+        "--no-title",
+      ]);
+      assert.deepEqual(await bashComplete(script, ["jpt", "c", ""]), [
+        "ls",
+        "-h",
+        "--help",
+      ]);
+      assert.deepEqual(
+        await bashComplete(script, ["jpt", "query", "--id", "jp-c1780000000"]),
+        ["jp-c17800000000", "jp-c17800000001"],
+      );
+      assert.deepEqual(
+        await bashComplete(script, ["jpt", "turns", "jp-"]),
+        ["jp-c17800000000", "jp-c17800000001"],
+      );
+    } finally {
+      await Deno.remove(bin, { recursive: true });
+    }
+  },
+});

@@ -65,9 +65,9 @@ Deno.test("a conversation's stored config cannot send a planted variable to a pl
   for (
     const args of [
       ["summarize", "--all"],
-      ["query", "-c", "jp-c17800000000", "hello"],
+      ["query", "--id", "jp-c17800000000", "hello"],
       ["edit", "-i"],
-      ["models", "--conversation", "jp-c17800000000"],
+      ["models", "--id", "jp-c17800000000"],
     ]
   ) {
     const result = await runJpt(args, { cwd: ws.root, env });

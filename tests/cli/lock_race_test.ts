@@ -62,7 +62,7 @@ async function raceOnce(): Promise<void> {
   let retries = 0;
   for (let turn = 1; turn < TURNS; turn++) {
     while (true) {
-      const result = await runJpt(["query", "-c", id, `turn ${turn}`], {
+      const result = await runJpt(["query", "--id", id, `turn ${turn}`], {
         cwd: ws.root,
         env: ws.env,
       });

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { MAIN_TS } from "./paths.ts";
+
 /** Whether util-linux `script` (with `-q -e -c`) can run here. */
 export const HAS_SCRIPT: boolean = (() => {
   try {
@@ -24,4 +26,44 @@ if (!HAS_SCRIPT) {
   console.log(
     "SKIP: util-linux `script` not found; tests through a pseudo-terminal are skipped",
   );
+}
+
+/**
+ * Runs a shell command line in a pseudo-terminal (stdin, stdout and stderr
+ * are all the terminal) and returns everything it printed.
+ *
+ * @param commandLine The shell command (`jpt …` runs the entry point under test).
+ * @param options Working directory, environment, and terminal width.
+ * @returns The exit code and the terminal's output (with `\r\n` line ends).
+ */
+export async function runInPty(
+  commandLine: string,
+  options: { cwd: string; env: Record<string, string>; columns?: number },
+): Promise<{ code: number; output: string }> {
+  const jpt = `'${Deno.execPath()}' run -A --quiet '${MAIN_TS}'`;
+  const line = `stty cols ${options.columns ?? 100} rows 40; ${
+    commandLine.replaceAll("jpt ", `${jpt} `)
+  }`;
+  const result = await new Deno.Command("script", {
+    args: ["-qec", line, "/dev/null"],
+    cwd: options.cwd,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: Deno.env.get("HOME") ?? "",
+      ...(Deno.env.get("DENO_DIR")
+        ? { DENO_DIR: Deno.env.get("DENO_DIR")! }
+        : {}),
+      TERM: "xterm-256color",
+      TZ: "UTC",
+      ...options.env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: result.code,
+    output: new TextDecoder().decode(result.stdout),
+  };
 }

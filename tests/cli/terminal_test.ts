@@ -1,0 +1,194 @@
+/**
+ * What a person sees on a terminal (through a pseudo-terminal): the spinner
+ * until the first token, the line naming the conversation being continued,
+ * colour only on a terminal and never under NO_COLOR, tables that fit the
+ * width, and the editor when no message is given.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import { runJpt } from "../support/cli.ts";
+import { chatCompletion, FakeLlm } from "../support/fake_llm.ts";
+import { REPO_ROOT } from "../support/paths.ts";
+import { HAS_SCRIPT, runInPty } from "../support/pty.ts";
+import { tempWorkspace } from "../support/workspace.ts";
+
+const ESC = "\u001b";
+
+async function workspaceWithServer(pieceDelayMs = 0, firstDelayMs = 0) {
+  const server = FakeLlm.start((request) =>
+    request.body?.stream
+      ? {
+        delayMs: firstDelayMs,
+        stream: { pieces: ["Hello", " there."], pieceDelayMs },
+      }
+      : { json: chatCompletion(JSON.stringify({ titles: ["Greeting"] })) }
+  );
+  const ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n[conversation.title.generate]\nauto = false\n`,
+  );
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "jpt.toml"),
+    "[conversation.turn_summary.generate]\nauto = false\n",
+  );
+  return { server, ws };
+}
+
+Deno.test({
+  name:
+    "a spinner with elapsed time shows until the first token, then is cleared",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    const { server, ws } = await workspaceWithServer(0, 400);
+    await using _s = server;
+    await using _w = ws;
+    const { code, output } = await runInPty("jpt query -n 'Say hi'", {
+      cwd: ws.root,
+      env: { ...ws.env, NO_COLOR: "1" },
+    });
+    assert.equal(code, 0, output);
+    assert.match(output, /waiting for ollama\/tiny \d+\.\ds/);
+    const cleared = output.lastIndexOf(`\r${ESC}[K`);
+    assert.ok(
+      cleared >= 0 && cleared < output.indexOf("Hello there."),
+      JSON.stringify(output),
+    );
+    const piped = await runJpt(["query", "again"], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.doesNotMatch(
+      piped.stderr,
+      /waiting for/,
+      "no spinner when not a terminal",
+    );
+  },
+});
+
+Deno.test({
+  name: "continuing a conversation names it on a terminal, and only there",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    const { server, ws } = await workspaceWithServer();
+    await using _s = server;
+    await using _w = ws;
+    const first = await runJpt(
+      ["query", "-n", "--title", "Build cache", "hi"],
+      {
+        cwd: ws.root,
+        env: ws.env,
+      },
+    );
+    assert.equal(first.code, 0, first.stderr);
+    const { output } = await runInPty("jpt query 'and then?'", {
+      cwd: ws.root,
+      env: { ...ws.env, NO_COLOR: "1" },
+    });
+    assert.match(
+      output,
+      /↪ continuing jp-c\d+ "Build cache" with ollama\/tiny\r\n/,
+    );
+    const piped = await runJpt(["query", "more"], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.equal(piped.stderr, "");
+  },
+});
+
+Deno.test({
+  name: "colour on a terminal, none under NO_COLOR or when piped",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    const workspace = join(REPO_ROOT, "testdata", "workspace");
+    const env = {
+      JP_USER_DATA_DIR: "/nonexistent",
+      JP_GLOBAL_CONFIG_DIR: "/nonexistent",
+    };
+    const coloured = await runInPty("jpt turns; jpt check", {
+      cwd: workspace,
+      env,
+    });
+    assert.ok(
+      coloured.output.includes(`${ESC}[33m[fallback]${ESC}[39m`),
+      JSON.stringify(coloured.output),
+    );
+    assert.ok(coloured.output.includes(`${ESC}[36mk3m9x2a${ESC}[39m`));
+    assert.ok(coloured.output.includes(`${ESC}[32mok  ${ESC}[39m`));
+    const plain = await runInPty("jpt turns; jpt check", {
+      cwd: workspace,
+      env: { ...env, NO_COLOR: "1" },
+    });
+    assert.ok(!plain.output.includes(`${ESC}[`), JSON.stringify(plain.output));
+    const piped = await runJpt(["turns"], {
+      cwd: workspace,
+      env: { NO_COLOR: "" },
+    });
+    assert.ok(!piped.stdout.includes(ESC));
+  },
+});
+
+Deno.test({
+  name:
+    "conversation ls fits the terminal: a long title is cut with …, never wrapped",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await using ws = await tempWorkspace();
+    const dir = join(ws.conversations, "17800000000");
+    await Deno.mkdir(dir);
+    await Deno.writeTextFile(join(dir, "events.json"), "[]\n");
+    await Deno.writeTextFile(
+      join(dir, "metadata.json"),
+      JSON.stringify({
+        title:
+          "A very long title about retry backoff in the stream handler and more words",
+        last_activated_at: "2026-01-01 00:00:00.0",
+      }),
+    );
+    const { output } = await runInPty("jpt conversation ls", {
+      cwd: ws.root,
+      env: { ...ws.env, NO_COLOR: "1" },
+      columns: 70,
+    });
+    const lines = output.split("\r\n").filter((line) =>
+      line.startsWith("jp-c")
+    );
+    assert.equal(lines.length, 1, JSON.stringify(output));
+    assert.ok(lines[0]!.length <= 70, lines[0]);
+    assert.match(lines[0]!, / {2}A very long t.*…$/);
+  },
+});
+
+Deno.test({
+  name: "no message on a terminal opens the editor, and its text is sent",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    const { server, ws } = await workspaceWithServer();
+    await using _s = server;
+    await using _w = ws;
+    const editor = join(ws.root, "editor.sh");
+    await Deno.writeTextFile(
+      editor,
+      "#!/bin/sh\nprintf 'Written in the editor\\n' > \"$1\"\n",
+    );
+    await Deno.chmod(editor, 0o755);
+    const { code, output } = await runInPty("jpt query -n", {
+      cwd: ws.root,
+      env: { ...ws.env, NO_COLOR: "1", EDITOR: editor },
+    });
+    assert.equal(code, 0, output);
+    const [name] = [...Deno.readDirSync(ws.conversations)].map((e) => e.name);
+    const stream = ConversationStream.parse(
+      await Deno.readFile(join(ws.conversations, name!, "events.json")),
+    );
+    assert.equal(
+      stream.entries.find((e) => e.type === "chat_request")!.data().content,
+      "Written in the editor",
+    );
+  },
+});
