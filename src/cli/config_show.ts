@@ -34,7 +34,7 @@ export function addConfigCommand(
   program: CommandUnknownOpts,
   deps: CommandDeps,
 ): void {
-  const config = program.command("config").description(
+  const config = program.command("config").alias("cfg").description(
     "inspect the effective configuration",
   );
   config.command("show")

@@ -22,10 +22,14 @@ export function addConversationCommand(
   program: CommandUnknownOpts,
   deps: CommandDeps,
 ): void {
-  const conversation = program.command("conversation").alias("c").description(
+  const conversation = program.command("conversation").aliases([
+    "c",
+    "conversations",
+  ]).description(
     "work with conversations",
   );
   conversation.command("ls")
+    .alias("list")
     .description("list the conversations of the workspace")
     .addOption(jsonOption())
     .addHelpText(

@@ -37,6 +37,7 @@ Deno.test({
     assert.deepEqual(await bashComplete(stdout, ["jpt", "su"]), ["summarize"]);
     assert.deepEqual(await bashComplete(stdout, ["jpt", "conversation", ""]), [
       "ls",
+      "list",
       "-h",
       "--help",
     ]);
@@ -104,6 +105,7 @@ Deno.test({
       ]);
       assert.deepEqual(await bashComplete(script, ["jpt", "c", ""]), [
         "ls",
+        "list",
         "-h",
         "--help",
       ]);
