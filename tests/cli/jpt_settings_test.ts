@@ -238,3 +238,28 @@ Deno.test("jpt's user config ($JPT_CONFIG_DIR/config.toml) and JPT_CFG_* variabl
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("jpt check warns about keys jp drops from a conversation's stored config", async () => {
+  await using ws = await tempWorkspace();
+  const dir = join(ws.conversations, "17800000000");
+  await Deno.mkdir(dir);
+  await Deno.writeTextFile(
+    join(dir, "metadata.json"),
+    '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+  );
+  await Deno.writeTextFile(
+    join(dir, "base_config.json"),
+    '{\n  "conversation": {\n    "turn_summary": {\n      "generate": {\n        "auto": true\n      }\n    }\n  }\n}\n',
+  );
+  await Deno.writeTextFile(
+    join(dir, "events.json"),
+    '[\n  {\n    "type": "config_delta",\n    "timestamp": "2026-01-01 00:00:00.0",\n    "delta": {\n      "providers": {\n        "llm": {\n          "openai_compat": {\n            "base_url": "http://x"\n          }\n        }\n      }\n    }\n  }\n]\n',
+  );
+  const result = await runJpt(["check", "--json"], { cwd: ws.root });
+  assert.equal(result.code, 0, result.stdout);
+  const [conversation] = JSON.parse(result.stdout).conversations;
+  assert.deepEqual(conversation.warnings, [
+    "base_config.json: conversation.turn_summary is unknown to jp: released jp drops it, with a warning, when it loads the conversation",
+    "events.json: entry 0 (config_delta): providers.llm.openai_compat is unknown to jp: released jp drops it, with a warning, when it loads the conversation",
+  ]);
+});
