@@ -16,31 +16,42 @@ const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/;
 const WHITESPACE_RUN = /\s+/gu;
 const LEADING_MARKUP =
   /^(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|(?:turn\s+)?summary\s*:\s*)/iu;
-const WRAPPERS: Array<[string, string]> = [
+/** Quote pairs: stripped when one pair encloses the whole text. */
+const QUOTES: Array<[string, string]> = [
   ['"', '"'],
   ["'", "'"],
   ["“", "”"],
   ["‘", "’"],
   ["«", "»"],
   ["`", "`"],
+];
+/** Emphasis pairs: stripped only around a phrase (`__init__` is a name). */
+const EMPHASIS: Array<[string, string]> = [
   ["**", "**"],
   ["__", "__"],
   ["*", "*"],
   ["_", "_"],
 ];
+/** Characters whose count must stay even unless the model's text had them odd. */
+const PAIRED = ['"', "`"];
 
 /**
- * Normalizes a summary: the first non-empty line, escape sequences and
- * control characters removed, whitespace collapsed, leading Markdown (heading,
- * quote, list marker, a "Summary:" label) and surrounding quotes or emphasis
- * removed, one trailing period removed, then cut to at most 60 code points at
- * a word boundary (a single word longer than that is cut hard).
+ * Normalizes a summary into one line the way RFD 126 asks for: escape
+ * sequences and control characters removed, the first line kept (joined with
+ * the next ones while a quote it opens spans them), whitespace collapsed, leading Markdown (heading, quote, list
+ * marker, a "Summary:" label) removed, quotes or emphasis removed only when
+ * one pair encloses the whole text, one trailing period removed, then cut at
+ * a word boundary to at most 60 code points, never leaving an unbalanced `"`
+ * or backtick that the model's text did not have. Nothing inside the text is
+ * removed, and normalizing twice gives the same result.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { normalizeTurnSummary } from "@jpt/cli";
- * assert.equal(normalizeTurnSummary('  "Add retry backoff."\nmore'), "Add retry backoff");
+ * assert.equal(normalizeTurnSummary('  "Add retry backoff."'), "Add retry backoff");
+ * assert.equal(normalizeTurnSummary("`foo` calls `bar`"), "`foo` calls `bar`");
+ * assert.equal(normalizeTurnSummary('"Fixed the\nparser bug"'), "Fixed the parser bug");
  * assert.equal(normalizeTurnSummary("   "), undefined);
  * ```
  *
@@ -63,28 +74,91 @@ export function normalizeOneLine(
   text: string,
   maxChars: number,
 ): string | undefined {
-  const line = stripControlCharacters(text).split(LINE_BREAK)
+  const lines = stripControlCharacters(text).split(LINE_BREAK)
     .map((part) => part.replace(WHITESPACE_RUN, " ").trim())
-    .find((part) => part !== "");
-  if (line === undefined) return undefined;
-  let summary = line;
+    .filter((part) => part !== "");
+  // The first line, joined with the next ones while it leaves a quote or
+  // backtick open (a quoted answer that spans lines).
+  let joined = lines[0] ?? "";
+  for (let i = 1; i < lines.length && opensPair(joined); i++) {
+    joined += ` ${lines[i]}`;
+  }
+  // Every step only shortens the text, so this reaches a fixed point: the
+  // result is normalized already (idempotence).
+  let summary = joined;
   for (let previous = ""; previous !== summary;) {
     previous = summary;
     summary = summary.replace(LEADING_MARKUP, "");
-    for (const [open, close] of WRAPPERS) {
-      if (
-        summary.length >= open.length + close.length &&
-        summary.startsWith(open) && summary.endsWith(close)
-      ) {
-        summary = summary.slice(open.length, -close.length).trim();
+    summary = unwrap(summary);
+    if (summary.endsWith(".") && !summary.endsWith("..")) {
+      summary = summary.slice(0, -1).trimEnd();
+    }
+    summary = capBalanced(summary, maxChars);
+  }
+  return summary === "" ? undefined : summary;
+}
+
+/** Whether text leaves a `"`, a backtick or a typographic quote open. */
+function opensPair(text: string): boolean {
+  return PAIRED.some((char) => count(text, char) % 2 === 1) ||
+    count(text, "“") > count(text, "”") || count(text, "«") > count(text, "»");
+}
+
+/** Removes one pair of quotes or emphasis that encloses the whole text. */
+function unwrap(text: string): string {
+  // A pair around nothing is nothing.
+  if (
+    [...QUOTES, ...EMPHASIS].some(([open, close]) => text === open + close)
+  ) return "";
+  for (const [open, close] of QUOTES) {
+    if (enclosedBy(text, open, close)) {
+      return text.slice(open.length, -close.length).trim();
+    }
+  }
+  for (const [open, close] of EMPHASIS) {
+    if (enclosedBy(text, open, close)) {
+      const inner = text.slice(open.length, -close.length);
+      if (/\s/u.test(inner.trim())) return inner.trim();
+    }
+  }
+  return text;
+}
+
+/** Whether the text's first `open` is closed only by its last `close`. */
+function enclosedBy(text: string, open: string, close: string): boolean {
+  if (
+    text.length < open.length + close.length + 1 || !text.startsWith(open) ||
+    !text.endsWith(close)
+  ) return false;
+  const inner = text.slice(open.length, -close.length);
+  return !inner.includes(close) && !inner.includes(open) &&
+    inner.trim() !== "";
+}
+
+/**
+ * Cuts to `max` code points at a word boundary; when the cut leaves a `"` or
+ * backtick unbalanced that the uncut text had balanced, the cut moves before
+ * the unmatched one (or, when it opens the text, that one character goes).
+ */
+function capBalanced(text: string, max: number): string {
+  let cut = cutAtWord(text, max);
+  if (cut === text) return text;
+  for (const char of PAIRED) {
+    if (count(text, char) % 2 === 0) {
+      while (count(cut, char) % 2 === 1) {
+        const at = cut.lastIndexOf(char);
+        const before = cut.slice(0, at).replace(/[\s,;:\-–—]+$/u, "");
+        // Cut before the unmatched one, unless that leaves nothing: then
+        // only the dangling opening quote goes.
+        cut = before !== "" ? before : cut.slice(at + 1).trimStart();
       }
     }
   }
-  if (summary.endsWith(".") && !summary.endsWith("..")) {
-    summary = summary.slice(0, -1).trimEnd();
-  }
-  summary = cutAtWord(summary, maxChars);
-  return summary === "" ? undefined : summary;
+  return cut;
+}
+
+function count(text: string, char: string): number {
+  return text.split(char).length - 1;
 }
 
 /**

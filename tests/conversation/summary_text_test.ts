@@ -99,3 +99,98 @@ Deno.test("fallbackSummaryOf() keeps 72 code points and marks a cut with an elli
     "no lone high surrogate before the ellipsis",
   );
 });
+
+Deno.test("normalizeTurnSummary() never drops characters inside the text (issue cases)", () => {
+  for (
+    const [input, expected] of [
+      [
+        "`parse_args` in __init__ calls `check_x`",
+        "`parse_args` in __init__ calls `check_x`",
+      ],
+      ["`foo` calls `bar`", "`foo` calls `bar`"],
+      ['"a" vs "b"', '"a" vs "b"'],
+      ["__init__", "__init__"],
+      ["**Fix the build**", "Fix the build"],
+      ['"Fixed the\nparser crash."', "Fixed the parser crash"],
+      ["`Fixed`", "Fixed"],
+    ]
+  ) assert.equal(normalizeTurnSummary(input!), expected, input);
+});
+
+Deno.test("normalizeTurnSummary() never leaves an unbalanced quote or backtick the model did not write", () => {
+  const long = '"' + "word ".repeat(20) +
+    'end" and `some code that runs long` tail';
+  const result = normalizeTurnSummary(long)!;
+  assert.equal((result.match(/"/g) ?? []).length % 2, 0, result);
+  assert.equal((result.match(/`/g) ?? []).length % 2, 0, result);
+});
+
+/** Deterministic strings from an alphabet rich in the characters the rules care about. */
+function* generated(count: number): Generator<string> {
+  const alphabet = [
+    ..."abcXYZ019 .,:;-_*`'\"“”‘’«»#>\n\t\r".split(""),
+    "\u001b[31m",
+    "\u0000",
+    "\u202e",
+    "😀",
+    "é",
+    "  ",
+    "**",
+    "__",
+    "Summary: ",
+    "1. ",
+  ];
+  let state = 2026;
+  const next = () =>
+    (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  for (let i = 0; i < count; i++) {
+    const length = Math.floor(next() * 90);
+    let text = "";
+    for (let k = 0; k < length; k++) {
+      text += alphabet[Math.floor(next() * alphabet.length)];
+    }
+    yield text;
+  }
+}
+
+Deno.test("normalizeTurnSummary() properties on 5,000 generated strings", () => {
+  // deno-lint-ignore no-control-regex -- looking for control characters is the point
+  const control =
+    /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+  for (const text of generated(5_000)) {
+    const once = normalizeTurnSummary(text);
+    if (once === undefined) continue;
+    assert.equal(
+      normalizeTurnSummary(once),
+      once,
+      `idempotent: ${JSON.stringify(text)}`,
+    );
+    assert.ok(Array.from(once).length <= 60, JSON.stringify(once));
+    assert.doesNotMatch(once, control, JSON.stringify(once));
+    assert.equal(once, once.trim());
+  }
+});
+
+Deno.test("normalizeTurnSummary() leaves a text that already satisfies the rules unchanged", () => {
+  for (const text of generated(5_000)) {
+    const candidate = text.replace(/[^a-zA-Z0-9 ,;:_`'"-]/g, "").replace(
+      /\s+/g,
+      " ",
+    )
+      .trim().slice(0, 60).trim();
+    const satisfies = candidate !== "" && !/[.]$/.test(candidate) &&
+      !/^(?:#|>|[-*+]\s|\d{1,3}[.)]\s|(?:turn\s+)?summary\s*:)/i.test(
+        candidate,
+      ) &&
+      (candidate.match(/"/g) ?? []).length % 2 === 0 &&
+      (candidate.match(/`/g) ?? []).length % 2 === 0 &&
+      !/^(["'`]).*\1$/.test(candidate) &&
+      !/^([*_]{1,2})\S.*\s.*\S\1$/.test(candidate);
+    if (!satisfies) continue;
+    assert.equal(
+      normalizeTurnSummary(candidate),
+      candidate,
+      JSON.stringify(candidate),
+    );
+  }
+});
