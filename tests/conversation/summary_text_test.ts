@@ -155,8 +155,9 @@ function* generated(count: number): Generator<string> {
 
 Deno.test("normalizeTurnSummary() properties on 5,000 generated strings", () => {
   // deno-lint-ignore no-control-regex -- looking for control characters is the point
-  const control =
-    /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+  const control = new RegExp(
+    "[\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029]",
+  );
   for (const text of generated(5_000)) {
     const once = normalizeTurnSummary(text);
     if (once === undefined) continue;
