@@ -106,7 +106,14 @@ export {
   saveConversation,
 } from "./src/workspace/conversation_files.ts";
 export { ConversationLock, LockHeldError } from "./src/workspace/lock.ts";
-export { FingerprintCache } from "./src/workspace/fingerprint_cache.ts";
+export {
+  LabelStore,
+  type StoredLabel,
+  type TurnAddress,
+} from "./src/workspace/label_store.ts";
+export { turnContentKey } from "./src/summary/turn_content_key.ts";
+export { restoreLabels, type RestoreReport } from "./src/app/restore_labels.ts";
+export type { Answer, LabelRecorder } from "./src/task/write_summaries.ts";
 export type { DrainReport } from "./src/task/task_handler.ts";
 export type { LoadedConfig } from "./src/config/load_config.ts";
 export type { ConfigTable } from "./src/config/config_tree.ts";

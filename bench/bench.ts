@@ -9,7 +9,8 @@
 
 import { join } from "node:path";
 import { ConversationStream } from "../src/conversation/stream.ts";
-import { newestCandidates, prepareTurns } from "../src/summary/candidates.ts";
+import { newestCandidates } from "../src/summary/candidates.ts";
+import { prepareTurn } from "../src/summary/prepared_turn.ts";
 import { packNewest } from "../src/summary/packing.ts";
 import {
   createSummarizer,
@@ -374,7 +375,7 @@ async function overlap(
               ),
             ),
           );
-          const prepared = await prepareTurns(stream, [stream.turns()[0]!.id!]);
+          const prepared = [await prepareTurn(stream.turns()[0]!)];
           // The client exists already in a post-turn design: the turn used one.
           const summarizer = await createSummarizer(resolved, () => undefined);
           const start = performance.now();

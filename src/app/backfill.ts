@@ -21,7 +21,8 @@ import {
   listConversations,
   loadConversation,
 } from "../workspace/conversation_files.ts";
-import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
+import { PROMPT_VERSION } from "../summary/prompt.ts";
+import { LabelStore } from "../workspace/label_store.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { catchUpConversation } from "./catch_up.ts";
 import { planCatchUp, type PlannedBatch } from "./plan_catch_up.ts";
@@ -70,8 +71,12 @@ export interface BackfillOutcome {
     | "incomplete";
   /** The summary model, `provider/name`. */
   model?: string;
-  /** Turns that got a summary. */
+  /** Turns that got a summary from the model. */
   summarized: SummarizedTurn[];
+  /** Turns whose label came back from the label store (no request). */
+  restored: SummarizedTurn[];
+  /** Why the model could not be used, when a request failed (one line). */
+  failure?: string;
   /** Turns that did not, with the reason. */
   skipped: SkippedTurn[];
   /** Why the conversation was skipped, when it was. */
@@ -132,6 +137,7 @@ async function backfillOne(
     path: ref.copies[0]!.dir,
     status: "ran",
     summarized: [],
+    restored: [],
     skipped: [],
   };
   try {
@@ -171,18 +177,73 @@ async function backfillOne(
         summarizer: await createSummarizer(resolved, session.env),
         contextWindow: resolved.contextWindow.tokens,
       }),
-      fingerprints: FingerprintCache.for(session.env, ref.id, workspace?.id),
+      labels: {
+        store: LabelStore.open(session.env, options.log),
+        workspaceId: workspace?.id,
+        promptVersion: PROMPT_VERSION,
+      },
       ...(options.log ? { log: options.log } : {}),
       onProgress: (summarized, candidates) =>
         options.onProgress?.(outcome.id, summarized, candidates),
     });
     outcome.status = result.status;
     outcome.summarized = result.summarized;
+    outcome.restored = result.restored;
     outcome.skipped = result.skipped;
+    if (result.failure !== undefined) {
+      outcome.failure = result.failure instanceof Error
+        ? result.failure.message
+        : String(result.failure);
+    }
     if (result.error !== undefined) outcome.error = result.error;
   } catch (error) {
     outcome.status = "error";
     outcome.error = error instanceof Error ? error.message : String(error);
   }
   return outcome;
+}
+
+/** The totals of a backfill (`jpt summarize` prints them last). */
+export interface BackfillTotals {
+  /** Conversations looked at. */
+  conversations: number;
+  /** Turns summarized by a model. */
+  summarized: number;
+  /** Turns whose label was restored from the label store. */
+  restored: number;
+  /** Turns skipped, by reason (`model_error` counts as failed, not here). */
+  skipped: Record<string, number>;
+  /** Turns whose request failed. */
+  failed: number;
+  /** Conversations that could not be read or whose model could not be used at all. */
+  errors: number;
+}
+
+/**
+ * Adds up the outcomes of a backfill.
+ *
+ * @param outcomes The outcomes.
+ * @returns The totals.
+ */
+export function backfillTotals(
+  outcomes: readonly BackfillOutcome[],
+): BackfillTotals {
+  const totals: BackfillTotals = {
+    conversations: outcomes.length,
+    summarized: 0,
+    restored: 0,
+    skipped: {},
+    failed: 0,
+    errors: 0,
+  };
+  for (const outcome of outcomes) {
+    totals.summarized += outcome.summarized.length;
+    totals.restored += outcome.restored.length;
+    if (outcome.status === "error") totals.errors++;
+    for (const turn of outcome.skipped) {
+      if (turn.reason === "model_error") totals.failed++;
+      else totals.skipped[turn.reason] = (totals.skipped[turn.reason] ?? 0) + 1;
+    }
+  }
+  return totals;
 }

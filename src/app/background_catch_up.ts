@@ -1,8 +1,8 @@
 /**
- * The catch-up that runs in the background of a chat turn (RFD 126): the
- * newest unsummarized turns get ids now, a snapshot is summarized while the
- * reply streams, and the results are written at the drain under the lock
- * with the freshness check.
+ * The catch-up that runs in the background of a chat turn (RFD 126): labels
+ * jp dropped are restored from the label store, the other unsummarized turns
+ * are summarized from a snapshot while the reply streams, and the results
+ * are written at the drain under the lock with the freshness check.
  *
  * @module
  */
@@ -10,16 +10,19 @@
 import type { ConfigTable } from "../config/config_tree.ts";
 import { turnSummarySettings } from "../config/load_config.ts";
 import { ConversationStream } from "../conversation/stream.ts";
-import { assignCandidateIds } from "../summary/candidates.ts";
+import { candidateIndices } from "../summary/candidates.ts";
+import { PROMPT_VERSION } from "../summary/prompt.ts";
 import {
   createSummarizer,
   resolveSummaryModel,
 } from "../summary/summary_model.ts";
 import type { TaskHandler } from "../task/task_handler.ts";
 import { TurnSummaryTask } from "../task/turn_summary_task.ts";
+import type { LabelRecorder } from "../task/write_summaries.ts";
 import type { LoadedConversation } from "../workspace/conversation_files.ts";
-import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
+import { LabelStore } from "../workspace/label_store.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import { restoreLabels } from "./restore_labels.ts";
 import type { Session } from "./session.ts";
 
 /** What {@linkcode backgroundCatchUp} needs. */
@@ -37,46 +40,53 @@ export interface BackgroundCatchUpOptions {
 }
 
 /**
- * Spawns the catch-up of one conversation on a task handler. The caller
- * persists the stream (with the ids given here) before the model answers.
+ * Restores labels jp dropped (from the label store, into the caller's
+ * stream, which the caller then saves with the request) and spawns the
+ * catch-up of the remaining candidates on a task handler. No id is given to
+ * a turn here: the task gives one to each turn it labels, at sync.
  *
  * @param handler The handler that runs and drains the task.
  * @param options See {@linkcode BackgroundCatchUpOptions}.
- * @returns Whether a task was spawned (`false` when every completed turn has a summary).
+ * @returns The spawned task (`undefined` when every completed turn has a
+ *   summary), and how many labels were restored.
  */
-export function backgroundCatchUp(
+export async function backgroundCatchUp(
   handler: TaskHandler,
   options: BackgroundCatchUpOptions,
-): boolean {
+): Promise<{ task: TurnSummaryTask | undefined; restored: number }> {
   const { session, workspace, conversation, config } = options;
   const { batchSize } = turnSummarySettings(config);
-  // Only the newest batch gets ids now: a request never takes more.
-  const candidateIds = assignCandidateIds(conversation.stream, batchSize);
-  if (candidateIds.length === 0) return false;
-  const snapshot = ConversationStream.parse(conversation.stream.serialize());
-  handler.spawn(
-    new TurnSummaryTask({
-      snapshot,
-      candidateIds,
-      batchSize,
-      resolveModel: async (signal) => {
-        const resolved = await resolveSummaryModel(config, session.env, {
-          signal,
-        });
-        return {
-          summarizer: await createSummarizer(resolved, session.env),
-          contextWindow: resolved.contextWindow.tokens,
-        };
-      },
-      workspace,
-      ref: conversation.ref,
-      log: options.log,
-      fingerprints: FingerprintCache.for(
-        session.env,
-        conversation.ref.id,
-        workspace.id,
-      ),
-    }),
-  );
-  return true;
+  const labels: LabelRecorder = {
+    store: LabelStore.open(session.env, options.log),
+    workspaceId: workspace.id,
+    promptVersion: PROMPT_VERSION,
+  };
+  const { restored } = await restoreLabels(conversation.stream, labels.store, {
+    workspaceId: workspace.id,
+    conversationId: conversation.ref.id,
+  });
+  const candidates = candidateIndices(conversation.stream);
+  if (candidates.length === 0) {
+    return { task: undefined, restored: restored.length };
+  }
+  const task = new TurnSummaryTask({
+    snapshot: ConversationStream.parse(conversation.stream.serialize()),
+    candidates,
+    batchSize,
+    resolveModel: async (signal) => {
+      const resolved = await resolveSummaryModel(config, session.env, {
+        signal,
+      });
+      return {
+        summarizer: await createSummarizer(resolved, session.env),
+        contextWindow: resolved.contextWindow.tokens,
+      };
+    },
+    workspace,
+    ref: conversation.ref,
+    log: options.log,
+    labels,
+  });
+  handler.spawn(task);
+  return { task, restored: restored.length };
 }

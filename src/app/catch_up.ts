@@ -1,7 +1,9 @@
 /**
- * Catch up one conversation (RFD 126, in the foreground): nominate the
- * completed turns without a summary, give them ids under the lock, then
- * batch after batch pack what fits and ask the summarizer, from one snapshot.
+ * Catch up one conversation (RFD 126, in the foreground): under the lock,
+ * restore the labels jp dropped from the label store (no request) and
+ * nominate every completed turn still without a summary; then batch after
+ * batch pack what fits, newest first, and ask the summarizer, from one
+ * snapshot. Only the turns a request packs get an id.
  * Summaries are written under the lock, each only if its turn is unchanged,
  * at the end and at most every few seconds on the way (a large conversation
  * is not rewritten after every batch). Stops when every candidate has a
@@ -11,7 +13,8 @@
  */
 
 import type { ConversationStream } from "../conversation/stream.ts";
-import { assignCandidateIds } from "../summary/candidates.ts";
+import { candidateIndices } from "../summary/candidates.ts";
+import { requestId } from "../summary/prepared_turn.ts";
 import {
   type SkippedTurn,
   type SkipReason,
@@ -19,7 +22,11 @@ import {
   type SummaryModel,
   TurnSummaryTask,
 } from "../task/turn_summary_task.ts";
-import { type Answer, writeSummaries } from "../task/write_summaries.ts";
+import {
+  type Answer,
+  type LabelRecorder,
+  writeSummaries,
+} from "../task/write_summaries.ts";
 import {
   assertWritable,
   type ConversationRef,
@@ -28,9 +35,9 @@ import {
   removeStrayTempFiles,
   saveConversation,
 } from "../workspace/conversation_files.ts";
-import type { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import { restoreLabels } from "./restore_labels.ts";
 
 /** The longest a catch-up keeps answers before writing them. */
 const WRITE_INTERVAL_MS = 5_000;
@@ -51,8 +58,8 @@ export interface CatchUpOptions {
   timeoutMs?: number;
   /** Diagnostic lines. */
   log?: (line: string) => void;
-  /** Where the fingerprints of written summaries are recorded. */
-  fingerprints?: FingerprintCache;
+  /** The label store: labels jp dropped are restored from it first, and every label written goes into it. */
+  labels?: LabelRecorder;
   /** Called before each request and at the end with the turns summarized so far. */
   onProgress?: (summarized: number, candidates: number) => void;
 }
@@ -61,12 +68,16 @@ export interface CatchUpOptions {
 export interface CatchUpResult {
   /** `ran`, `locked` (another process holds the lock), or `nothing_to_do`. */
   status: "ran" | "locked" | "nothing_to_do";
-  /** Turns that got a summary. */
+  /** Turns that got a summary from the model. */
   summarized: SummarizedTurn[];
+  /** Turns whose label was restored from the label store (no request). */
+  restored: SummarizedTurn[];
   /** Turns that did not, with the reason. */
   skipped: SkippedTurn[];
   /** Why it was skipped as a whole, when it was. */
   error?: string;
+  /** Why the model could not be used, when a request failed. */
+  failure?: unknown;
 }
 
 /**
@@ -122,10 +133,15 @@ export async function catchUpConversation(
   options: CatchUpOptions,
 ): Promise<CatchUpResult> {
   const { workspace, ref, signal } = options;
-  const result: CatchUpResult = { status: "ran", summarized: [], skipped: [] };
-  // Ids are assigned and persisted before any model is called, under the lock.
-  let candidateIds: string[];
-  // What was saved with the ids is the snapshot every batch reads.
+  const result: CatchUpResult = {
+    status: "ran",
+    summarized: [],
+    restored: [],
+    skipped: [],
+  };
+  // Under the lock, before any model is called: labels jp dropped come back
+  // from the store. No id is given to a turn that is not being labelled.
+  let candidates: number[];
   let snapshot: ConversationStream;
   try {
     const lock = await lockConversation(workspace, ref);
@@ -133,8 +149,20 @@ export async function catchUpConversation(
       await removeStrayTempFiles(ref);
       const fresh = await loadConversation(ref);
       assertWritable(fresh);
-      candidateIds = assignCandidateIds(fresh.stream);
-      await saveConversation(fresh);
+      if (options.labels !== undefined) {
+        const restore = await restoreLabels(
+          fresh.stream,
+          options.labels.store,
+          {
+            workspaceId: options.labels.workspaceId,
+            conversationId: ref.id,
+            recordFileLabels: true,
+          },
+        );
+        result.restored.push(...restore.restored);
+        if (restore.restored.length > 0) await saveConversation(fresh);
+      }
+      candidates = candidateIndices(fresh.stream);
       snapshot = fresh.stream;
     } finally {
       await lock.release();
@@ -143,7 +171,12 @@ export async function catchUpConversation(
     if (!(error instanceof LockHeldError)) throw error;
     return { ...result, status: "locked", error: error.message };
   }
-  if (candidateIds.length === 0) return { ...result, status: "nothing_to_do" };
+  if (candidates.length === 0) {
+    return {
+      ...result,
+      status: result.restored.length > 0 ? "ran" : "nothing_to_do",
+    };
+  }
   const model = await options.resolveModel();
   const pending: Answer[] = [];
   let lastWrite = performance.now();
@@ -151,7 +184,7 @@ export async function catchUpConversation(
     const report = await writeSummaries(
       { workspace, ref },
       pending,
-      options.fingerprints,
+      options.labels,
     );
     if (report.locked && !final) return; // kept for the next write
     const answered = pending.splice(0);
@@ -166,19 +199,19 @@ export async function catchUpConversation(
       ...skips(report.changed, "changed"),
     );
   };
-  let remaining = candidateIds;
+  let remaining = candidates;
   let answeredSoFar = 0;
   while (remaining.length > 0 && !signal.aborted) {
     const task = new TurnSummaryTask({
       snapshot,
-      candidateIds: remaining,
+      candidates: remaining,
       batchSize: options.batchSize,
       resolveModel: () => Promise.resolve(model),
       workspace,
       ref,
       log: options.log ?? (() => {}),
     });
-    options.onProgress?.(answeredSoFar, candidateIds.length);
+    options.onProgress?.(answeredSoFar, candidates.length);
     try {
       await task.run(
         options.timeoutMs === undefined
@@ -186,7 +219,8 @@ export async function catchUpConversation(
           : AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
       );
     } catch {
-      // Reported in task.skipped as model_error.
+      // Reported in task.skipped as model_error, and as the failure.
+      result.failure = task.failure;
     }
     result.skipped.push(...task.skipped);
     const answers = task.answers;
@@ -194,12 +228,9 @@ export async function catchUpConversation(
     answeredSoFar += answers.length;
     if (answers.length === 0) {
       // A batch that yields nothing ends the catch-up; report what was never sent.
-      const indexOf = new Map(
-        snapshot.turns().map((turn) => [turn.id, turn.index]),
-      );
-      result.skipped.push(...task.rest.map((id) => ({
-        id,
-        index: indexOf.get(id) ?? -1,
+      result.skipped.push(...task.rest.map((index) => ({
+        id: requestId(snapshot.turns()[index]!),
+        index,
         reason: "not_sent" as const,
       })));
       break;
@@ -209,7 +240,7 @@ export async function catchUpConversation(
     if (performance.now() - lastWrite >= WRITE_INTERVAL_MS) await flush(false);
   }
   await flush(true);
-  options.onProgress?.(result.summarized.length, candidateIds.length);
+  options.onProgress?.(result.summarized.length, candidates.length);
   return result;
 }
 

@@ -11,13 +11,15 @@ import { join } from "node:path";
 import { validateEvents } from "../conversation/validate_events.ts";
 import { applyPlan } from "../edit/apply_plan.ts";
 import { layOutPlan, readPlan } from "../edit/plan.ts";
-import { turnFingerprint } from "../summary/turn_fingerprint.ts";
+import { turnContentKey } from "../summary/turn_content_key.ts";
 import { sameBytes } from "../workspace/atomic_write.ts";
 import {
   type LoadedConversation,
   saveConversation,
 } from "../workspace/conversation_files.ts";
-import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
+import { LabelStore } from "../workspace/label_store.ts";
+import { PROMPT_VERSION } from "../summary/prompt.ts";
+import type { LabelRecorder } from "../task/write_summaries.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
 import type { Session } from "./session.ts";
@@ -54,15 +56,15 @@ export async function editInteractively(
   options: InteractiveEditOptions,
 ): Promise<EditOutcome> {
   const { scratch, io } = options;
-  const fingerprints = FingerprintCache.for(
-    session.env,
-    conversation.ref.id,
-    options.workspace?.id,
-  );
+  const labels: LabelRecorder = {
+    store: LabelStore.open(session.env, io.log),
+    workspaceId: options.workspace?.id,
+    promptVersion: PROMPT_VERSION,
+  };
   await summarizeLastTurn(session, conversation, {
     workspace: options.workspace,
     timeoutMs: options.timeoutMs,
-    fingerprints,
+    labels,
     log: io.log,
   });
   const stream = conversation.stream;
@@ -120,21 +122,31 @@ export async function editInteractively(
   }
   conversation.stream = result;
   await saveConversation(conversation);
-  // Record what the summaries the user wrote describe, for `jpt turns --stale`.
+  // The labels the user wrote go into the label store too.
   const rewordedIds = new Set(
     plan.turns.filter((turn) => report.reworded.includes(turn.index)).map((
       turn,
     ) => turn.start?.eventId),
   );
-  const written = new Map<string, string>();
+  const time = new Date().toISOString();
   for (const turn of result.turns()) {
     if (
       turn.id === undefined || turn.summary === undefined ||
       !rewordedIds.has(turn.id)
     ) continue;
-    written.set(turn.id, await turnFingerprint(turn));
+    const key = await turnContentKey(turn);
+    await labels.store.put(key, {
+      summary: turn.summary,
+      model: "user",
+      prompt_version: null,
+      time,
+    });
+    await labels.store.bind({
+      workspaceId: labels.workspaceId,
+      conversationId: conversation.ref.id,
+      eventId: turn.id,
+    }, key);
   }
-  await fingerprints.record(written).catch(() => {});
   const describe = (label: string, turns: number[]) =>
     turns.length === 0
       ? []

@@ -7,9 +7,9 @@
  */
 
 import type { Turn } from "../conversation/turn.ts";
-import { turnFingerprint } from "../summary/turn_fingerprint.ts";
+import { turnContentKey } from "../summary/turn_content_key.ts";
 import { loadConversation } from "../workspace/conversation_files.ts";
-import { FingerprintCache } from "../workspace/fingerprint_cache.ts";
+import { LabelStore } from "../workspace/label_store.ts";
 import { type Session, targetConversation } from "./session.ts";
 
 /** One turn of the list (also the shape of `jpt turns --json`). */
@@ -22,6 +22,8 @@ export interface TurnRow {
   summary: string | null;
   /** The mechanical fallback, or `null` when the turn has no request text. */
   fallback: string | null;
+  /** `true` when the summary is not in the file but restored from the label store (released jp dropped it). */
+  restored?: boolean;
   /**
    * With `stale`: whether the summary no longer matches the turn (`true`),
    * still matches (`false`), or cannot be told (`null`: no summary, or no
@@ -46,22 +48,31 @@ export async function listTurns(
     options.conversation,
   );
   const { stream } = await loadConversation(ref);
-  const rows = stream.turns().map(turnRow);
-  if (options.stale) {
-    const recorded = await FingerprintCache.for(
-      session.env,
-      ref.id,
-      workspace?.id,
-    ).read();
-    for (const [i, turn] of stream.turns().entries()) {
-      const id = turn.id;
-      const known = id === undefined || turn.summary === undefined
-        ? undefined
-        : recorded.get(id);
-      rows[i]!.stale = known === undefined
-        ? null
-        : known !== await turnFingerprint(turn);
+  const store = LabelStore.open(session.env, session.warn);
+  const rows: TurnRow[] = [];
+  for (const turn of stream.turns()) {
+    const row = turnRow(turn);
+    // A label jp's save dropped, still in the label store.
+    if (row.summary === null && turn.isComplete()) {
+      const label = await store.get(await turnContentKey(turn));
+      if (label !== undefined) {
+        row.summary = label.summary;
+        row.restored = true;
+      }
     }
+    if (options.stale) {
+      const bound = turn.id === undefined || turn.summary === undefined
+        ? undefined
+        : await store.boundKey({
+          workspaceId: workspace?.id,
+          conversationId: ref.id,
+          eventId: turn.id,
+        });
+      row.stale = bound === undefined
+        ? null
+        : bound !== await turnContentKey(turn);
+    }
+    rows.push(row);
   }
   return rows;
 }
@@ -72,5 +83,6 @@ function turnRow(turn: Turn): TurnRow {
     event_id: turn.id ?? null,
     summary: turn.summary ?? null,
     fallback: turn.fallbackSummary() ?? null,
+    restored: false,
   };
 }

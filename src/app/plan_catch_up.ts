@@ -6,11 +6,8 @@
  * @module
  */
 
-import { ConversationStream } from "../conversation/stream.ts";
-import {
-  assignCandidateIds,
-  newestTurnsWithIds,
-} from "../summary/candidates.ts";
+import type { ConversationStream } from "../conversation/stream.ts";
+import { candidateIndices, turnsAt } from "../summary/candidates.ts";
 import { packNewest } from "../summary/packing.ts";
 
 /** One planned request. */
@@ -27,7 +24,7 @@ export interface PlannedBatch {
     tokens: number;
     /** Its fingerprint. */
     fingerprint: string;
-    /** Whether the id would be new (a real run writes it first). */
+    /** Whether the turn has no id yet (a real run gives it one when it stores its label). */
     id_assigned: boolean;
   }>;
 }
@@ -53,23 +50,15 @@ export async function planCatchUp(
   stream: ConversationStream,
   options: { contextWindow: number; batchSize: number },
 ): Promise<CatchUpPlan> {
-  // Work on a copy: legacy turns get ids in memory only.
-  const copy = ConversationStream.parse(stream.serialize());
-  const hadIds = new Set(
-    copy.turns().flatMap((turn) => turn.id === undefined ? [] : [turn.id]),
-  );
-  const ids = assignCandidateIds(copy);
+  const candidates = candidateIndices(stream);
   const plan: CatchUpPlan = {
     batches: [],
     oversized: [],
-    hasCandidates: ids.length > 0,
+    hasCandidates: candidates.length > 0,
   };
-  let pending: string[] = ids;
+  let pending = candidates;
   while (pending.length > 0) {
-    const packing = await packNewest(
-      newestTurnsWithIds(copy, pending),
-      options,
-    );
+    const packing = await packNewest(turnsAt(stream, pending), options);
     plan.oversized.push(...packing.oversized);
     if (packing.batch.length === 0) break;
     plan.batches.push({
@@ -82,13 +71,13 @@ export async function planCatchUp(
         index: turn.index,
         tokens: turn.tokens,
         fingerprint: turn.fingerprint,
-        id_assigned: !hadIds.has(turn.id),
+        id_assigned: turn.eventId === undefined,
       })),
     });
     const taken = new Set(
-      [...packing.batch, ...packing.oversized].map((turn) => turn.id),
+      [...packing.batch, ...packing.oversized].map((turn) => turn.index),
     );
-    pending = pending.filter((id) => !taken.has(id));
+    pending = pending.filter((index) => !taken.has(index));
   }
   return plan;
 }

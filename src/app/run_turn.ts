@@ -22,12 +22,13 @@ import type OpenAI from "openai";
 import { JptError } from "../errors/jpt_error.ts";
 import { streamChat, StreamIdleError } from "../llm/chat_stream.ts";
 import { createClient } from "../llm/client.ts";
-import { describeModelError } from "../llm/describe_error.ts";
+import { describeModelError, permanentProblem } from "../llm/describe_error.ts";
 import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
 import { excludesReasoning, requestParams } from "../llm/request_params.ts";
 import { threadMessages } from "../llm/thread.ts";
 import { type DrainReport, TaskHandler } from "../task/task_handler.ts";
 import { TitleTask } from "../task/title_task.ts";
+import type { TurnSummaryTask } from "../task/turn_summary_task.ts";
 import { conversationIdAt } from "../workspace/conversation_id.ts";
 import {
   assertWritable,
@@ -109,6 +110,12 @@ export interface TurnOutcome {
   error?: Error;
   /** What the drain of background work did. */
   drain: DrainReport;
+  /**
+   * Background work that could not use its model for a reason that will not
+   * fix itself (no key, refused key, unknown model, nothing listening): one
+   * line each, naming the fix. Passing failures are not listed.
+   */
+  problems: string[];
 }
 
 /** The drain budget after Ctrl-C. */
@@ -192,19 +199,21 @@ export async function runTurn(
     conversation.stream.entries.length === 0;
   const { config, assistant, endpoint, client } = prepared;
 
+  let summaryTask: TurnSummaryTask | undefined;
+  let titleTask: TitleTask | undefined;
   let status: TurnOutcome["status"] = "ok";
   let reply = "";
   let failure: Error | undefined;
   let saved = false;
   try {
     if (request.persist && !isNew && turnSummarySettings(config).auto) {
-      backgroundCatchUp(handler, {
+      summaryTask = (await backgroundCatchUp(handler, {
         session,
         workspace,
         conversation,
         config,
         log: sink.log,
-      });
+      })).task;
     }
     const timestamp = formatTimestamp(now);
     conversation.stream.append(
@@ -239,7 +248,7 @@ export async function runTurn(
         isNew && !request.noTitle &&
         flag(config, ["conversation", "title", "generate", "auto"])
       ) {
-        spawnTitleTask(handler, session, workspace, conversation, {
+        titleTask = spawnTitleTask(handler, session, workspace, conversation, {
           config,
           message: request.message,
           log: sink.log,
@@ -324,7 +333,12 @@ export async function runTurn(
     Math.min(request.drainGraceMs ?? DRAIN_GRACE_MS, budget),
   );
   if (request.signal.aborted) status = "interrupted";
+  const problems = [
+    permanentProblem("Turn summaries", summaryTask?.failure),
+    permanentProblem("Titles", titleTask?.failure),
+  ].filter((line): line is string => line !== undefined);
   return {
+    problems,
     conversationId: conversation.ref.id,
     status,
     reply,
@@ -361,24 +375,24 @@ function spawnTitleTask(
     message: string;
     log: (line: string) => void;
   },
-): void {
-  handler.spawn(
-    new TitleTask({
-      messages: [{ role: "user", content: options.message }],
-      resolveModel: async () => {
-        const model = resolveRoleModel(options.config, "title");
-        const endpoint = resolveEndpoint(model.id, options.config, session.env);
-        return {
-          model,
-          endpoint,
-          client: await createClient(endpoint, session.env),
-        };
-      },
-      workspace,
-      ref: conversation.ref,
-      log: options.log,
-    }),
-  );
+): TitleTask {
+  const task = new TitleTask({
+    messages: [{ role: "user", content: options.message }],
+    resolveModel: async () => {
+      const model = resolveRoleModel(options.config, "title");
+      const endpoint = resolveEndpoint(model.id, options.config, session.env);
+      return {
+        model,
+        endpoint,
+        client: await createClient(endpoint, session.env),
+      };
+    },
+    workspace,
+    ref: conversation.ref,
+    log: options.log,
+  });
+  handler.spawn(task);
+  return task;
 }
 
 /** What a turn needs before it writes anything. */

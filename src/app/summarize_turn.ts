@@ -17,7 +17,7 @@ import {
   type LoadedConversation,
   saveConversation,
 } from "../workspace/conversation_files.ts";
-import type { FingerprintCache } from "../workspace/fingerprint_cache.ts";
+import type { LabelRecorder } from "../task/write_summaries.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { effectiveConfig, type Session } from "./session.ts";
 
@@ -27,8 +27,8 @@ export interface SummarizeTurnOptions {
   workspace: Workspace | undefined;
   /** Longest wait for the model, in milliseconds. */
   timeoutMs: number;
-  /** Where the fingerprint of the written summary is recorded. */
-  fingerprints?: FingerprintCache;
+  /** Where the written label is kept too. */
+  labels?: LabelRecorder;
   /** Why it did not summarize, when it failed. */
   log?: (line: string) => void;
 }
@@ -80,8 +80,20 @@ export async function summarizeLastTurn(
     }
     conversation.stream = copy;
     await saveConversation(conversation);
-    await options.fingerprints?.record(new Map([[id, turn.fingerprint]]))
-      .catch(() => {});
+    const labels = options.labels;
+    if (labels !== undefined) {
+      await labels.store.put(turn.contentKey, {
+        summary: copy.turns()[last.index]!.summary!,
+        model: summarizer.modelId,
+        prompt_version: labels.promptVersion,
+        time: new Date().toISOString(),
+      });
+      await labels.store.bind({
+        workspaceId: labels.workspaceId,
+        conversationId: conversation.ref.id,
+        eventId: id,
+      }, turn.contentKey);
+    }
     return true;
   } catch (error) {
     options.log?.(`summary of the last turn: ${String(error)}`);

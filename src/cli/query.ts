@@ -111,9 +111,10 @@ export function addQueryCommand(
           context.io.err(sanitizeText(piece));
         },
         log,
+        // With -v the log lines own stderr: no finishing line to collide with.
         status: {
           write: (text) => context.io.err(text),
-          isTerminal: terminal,
+          isTerminal: terminal && !context.verbose,
         },
         continuing: ({ id, title, model }) => {
           if (!terminal) return;
@@ -145,6 +146,9 @@ export function addQueryCommand(
           }
         },
       });
+      for (const problem of outcome.problems) {
+        context.io.err(`${style.warn("warning:")} ${sanitizeLine(problem)}\n`);
+      }
       deps.setExitCode(
         outcome.status === "interrupted"
           ? ExitCode.interrupted

@@ -6,7 +6,7 @@
  */
 
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
-import type { BackfillOutcome } from "../app/backfill.ts";
+import type { BackfillOutcome, BackfillTotals } from "../app/backfill.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import {
   type CommandDeps,
@@ -59,7 +59,7 @@ export function addSummarizeCommand(
         "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --json\n",
     )
     .action(async (targets, opts) => {
-      const { backfill } = await import("../app/backfill.ts");
+      const { backfill, backfillTotals } = await import("../app/backfill.ts");
       const { PROMPT_VERSION } = await import("../summary/prompt.ts");
       const context = deps.context();
       const dryRun = opts.dryRun === true;
@@ -81,26 +81,49 @@ export function addSummarizeCommand(
           ),
       });
       if (showProgress) context.io.err("\r\u001b[K");
+      const totals = backfillTotals(outcomes);
       context.io.out(
         opts.json
           ? formatJson({
             prompt_version: PROMPT_VERSION,
             conversations: outcomes,
+            totals,
           })
-          : formatOutcomes(outcomes, dryRun),
+          : formatOutcomes(outcomes, dryRun) +
+            (dryRun ? "" : formatTotals(totals)),
       );
-      deps.setExitCode(exitCode(outcomes, deps.signal));
+      for (const failure of new Set(outcomes.flatMap((o) => o.failure ?? []))) {
+        context.io.err(
+          `${context.errStyle.bad("error:")} ${sanitizeLine(failure)}\n`,
+        );
+      }
+      deps.setExitCode(exitCode(totals, deps.signal));
     });
 }
 
-function exitCode(
-  outcomes: BackfillOutcome[],
-  signal: AbortSignal,
-): number {
+/** 1 when a conversation could not be read or any request failed. */
+function exitCode(totals: BackfillTotals, signal: AbortSignal): number {
   if (signal.aborted) return ExitCode.interrupted;
-  return outcomes.some((outcome) => outcome.status === "error")
+  return totals.errors > 0 || totals.failed > 0
     ? ExitCode.failure
     : ExitCode.ok;
+}
+
+function formatTotals(totals: BackfillTotals): string {
+  const skipped = Object.entries(totals.skipped);
+  const skippedCount = skipped.reduce((sum, [, n]) => sum + n, 0);
+  const reasons = skipped.length === 0
+    ? ""
+    : ` (${
+      skipped.map(([reason, n]) => `${reason.replace("_", " ")} ${n}`).join(
+        ", ",
+      )
+    })`;
+  return `Total: ${totals.conversations} conversation${
+    totals.conversations === 1 ? "" : "s"
+  }, ${totals.summarized} summarized, ${totals.restored} restored, ${skippedCount} skipped${reasons}, ${totals.failed} failed${
+    totals.errors > 0 ? `, ${totals.errors} not read` : ""
+  }\n`;
 }
 
 function formatOutcomes(
@@ -146,8 +169,9 @@ function formatOutcomes(
       }
       continue;
     }
-    text +=
-      `${head}: ${outcome.summarized.length} summarized, ${outcome.skipped.length} skipped\n`;
+    text += `${head}: ${outcome.summarized.length} summarized, ${
+      outcome.restored.length > 0 ? `${outcome.restored.length} restored, ` : ""
+    }${outcome.skipped.length} skipped\n`;
     for (const turn of outcome.summarized) {
       text += `  # Turn ${turn.index + 1} (${sanitizeLine(turn.id)}): ${
         sanitizeLine(turn.summary)

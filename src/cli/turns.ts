@@ -39,8 +39,9 @@ export function addTurnsCommand(
     .addHelpText(
       "after",
       "\nEach line is `# Turn N (<event_id>): <summary>`, numbered from 1. A turn without a\n" +
-        "stored summary shows its first request line, marked [fallback]. --json gives\n" +
-        '[{"index", "event_id", "summary", "fallback"}] with 0-based indices.\n\n' +
+        "stored summary shows its label from jpt's label store, marked [restored] (released jp\n" +
+        "dropped it when it saved the file), else its first request line, marked [fallback].\n" +
+        '--json gives [{"index", "event_id", "summary", "fallback", "restored"}], 0-based.\n\n' +
         "Examples:\n  jpt turns\n  jpt turns jp-c17800000000 --json\n",
     )
     .action(async (conversation, opts) => {
@@ -83,7 +84,9 @@ export function formatTurnLine(row: TurnRow, style?: Style): string {
     })`;
   const marker = (text: string) => style?.marker(text) ?? text;
   const label = row.summary !== null
-    ? sanitizeLine(row.summary)
+    ? row.restored
+      ? `${sanitizeLine(row.summary)} ${marker("[restored]")}`
+      : sanitizeLine(row.summary)
     : row.fallback !== null
     ? `${marker("[fallback]")} ${sanitizeLine(row.fallback)}`
     : marker("[no summary]");

@@ -68,8 +68,8 @@ export function resolveRoleModel(
       role === "assistant"
         ? "No model configured: set assistant.model.id (for example --model ollama/llama3.2:3b)"
         : `No model configured for ${
-          role.replace("_", " ")
-        }s: set assistant.model.id or ${chain[0]!.join(".")}.id`,
+          role === "title" ? "titles" : "turn summaries"
+        }: set assistant.model.id or ${chain[0]!.join(".")}.id`,
     );
   }
   // The fallback to the assistant keeps only its id: parameters start fresh.

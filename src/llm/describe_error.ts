@@ -12,12 +12,46 @@ import { loadedOpenAi } from "./openai_sdk.ts";
 /** A model call failed; the message is ready for the user. */
 export class ModelCallError extends JptError {
   /**
+   * Whether the failure will not fix itself (no key accepted, unknown model,
+   * nothing listening): worth telling the user even for background work.
+   */
+  readonly permanent: boolean;
+
+  /**
+   * Creates the error.
+   *
    * @param message The line to show.
    * @param cause The underlying error.
+   * @param permanent See {@linkcode ModelCallError.permanent}.
    */
-  constructor(message: string, cause: unknown) {
+  constructor(message: string, cause: unknown, permanent = false) {
     super(message, { cause });
+    this.permanent = permanent;
   }
+}
+
+/**
+ * The line to tell the user when background work (turn summaries, titles)
+ * could not use its model for a reason that will not fix itself: a missing
+ * or refused key, an unknown model or provider, a model config that is
+ * wrong, nothing listening at the endpoint. Passing failures (a timeout, a
+ * 5xx, a bad answer) give nothing: the next run retries them.
+ *
+ * @param what What could not run, e.g. `Turn summaries`.
+ * @param error What the task failed with.
+ * @returns The line, or `undefined` for a failure that may pass.
+ */
+export function permanentProblem(
+  what: string,
+  error: unknown,
+): string | undefined {
+  if (error instanceof ModelCallError) {
+    return error.permanent ? `${what} cannot run: ${error.message}` : undefined;
+  }
+  // Config and key errors (no key, unknown model, no base URL, untrusted
+  // config) are all user-facing errors that only the user can fix.
+  if (error instanceof JptError) return `${what} cannot run: ${error.message}`;
+  return undefined;
 }
 
 /**
@@ -45,9 +79,13 @@ export function describeModelError(
     const cause = error.cause instanceof Error
       ? `: ${error.cause.message.split("\n")[0]}`
       : "";
+    const refused = /refused|ECONNREFUSED/i.test(
+      error.cause instanceof Error ? error.cause.message : String(error.cause),
+    );
     return new ModelCallError(
       `Cannot reach ${endpoint.provider} at ${endpoint.baseUrl}${cause}`,
       error,
+      refused,
     );
   }
   if (error instanceof sdk.APIError) {
@@ -60,12 +98,14 @@ export function describeModelError(
       return new ModelCallError(
         `${endpoint.provider} refused the API key${variable}: HTTP ${error.status}${text}`,
         error,
+        true,
       );
     }
     if (error.status === 404) {
       return new ModelCallError(
         `${endpoint.provider} does not know model "${model}" (HTTP 404 from ${endpoint.baseUrl})${text}`,
         error,
+        true,
       );
     }
     return new ModelCallError(

@@ -1,48 +1,13 @@
 /**
- * Which turns need a summary, and their transcripts.
+ * Which turns need a summary (RFD 126, nomination): every structurally
+ * complete turn whose `turn_start` has no summary, newest first. Turns are
+ * named by their index; ids are given only to the turns a request packs.
  *
  * @module
  */
 
 import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
-import { type PreparedTurn, prepareTurn } from "./prepared_turn.ts";
-
-/**
- * The candidates among the given ids, newest first, found without building
- * the turns before them.
- *
- * @param stream The stream.
- * @param ids The candidates' `event_id`s.
- * @returns The turns still present with those ids, newest first.
- */
-export function* newestTurnsWithIds(
-  stream: ConversationStream,
-  ids: Iterable<string>,
-): Generator<Turn> {
-  const wanted = new Set(ids);
-  for (const turn of stream.turnsNewestFirst()) {
-    if (wanted.size === 0) return;
-    if (turn.id !== undefined && wanted.delete(turn.id)) yield turn;
-  }
-}
-
-/**
- * Builds the transcripts and fingerprints of turns that already have ids.
- *
- * @param stream The stream.
- * @param ids The turns' `event_id`s.
- * @returns One prepared turn per id still present, newest first.
- */
-export async function prepareTurns(
-  stream: ConversationStream,
-  ids: Iterable<string>,
-): Promise<PreparedTurn[]> {
-  // The digests run concurrently; Web Crypto works off the main thread.
-  return await Promise.all(
-    [...newestTurnsWithIds(stream, ids)].map((turn) => prepareTurn(turn)),
-  );
-}
 
 /**
  * The candidates, newest first, found without building the turns before the
@@ -58,24 +23,29 @@ export function* newestCandidates(stream: ConversationStream): Generator<Turn> {
 }
 
 /**
- * Gives candidate turns an id (inserting the `turn_start` a legacy stream
- * lacks), so the turns can be found again when summaries come back. Only the
- * newest `limit` candidates are touched: a request never takes more than a
- * batch, and every other `turn_start` keeps its bytes. The caller persists
- * the stream before any model is called.
+ * The indices of the candidates, newest first.
  *
- * @param stream The stream (changed in place).
- * @param limit The most candidates to take, newest first (default: all).
- * @returns The candidates' ids, newest first.
+ * @param stream The stream.
+ * @returns Turn indices.
  */
-export function assignCandidateIds(
+export function candidateIndices(stream: ConversationStream): number[] {
+  return [...newestCandidates(stream)].map((turn) => turn.index);
+}
+
+/**
+ * The turns at the given indices, in the order given.
+ *
+ * @param stream The stream.
+ * @param indices Turn indices.
+ * @returns The turns that exist.
+ */
+export function turnsAt(
   stream: ConversationStream,
-  limit: number = Infinity,
-): string[] {
-  const indices: number[] = [];
-  for (const turn of newestCandidates(stream)) {
-    if (indices.length >= limit) break;
-    indices.push(turn.index);
-  }
-  return indices.map((index) => stream.ensureTurnId(index)!);
+  indices: readonly number[],
+): Turn[] {
+  const turns = stream.turns();
+  return indices.flatMap((index) => {
+    const turn = turns[index];
+    return turn === undefined ? [] : [turn];
+  });
 }

@@ -15,6 +15,7 @@ import type { PreparedTurn } from "./prepared_turn.ts";
 import { parseSummaries } from "./parse_output.ts";
 import { summaryMessages, summarySchema } from "./prompt.ts";
 import type { Summarizer } from "./summarizer.ts";
+import { describeModelError } from "../llm/describe_error.ts";
 
 /** Summarizes through an OpenAI-compatible chat completions endpoint. */
 export class OpenAiSummarizer implements Summarizer {
@@ -48,13 +49,21 @@ export class OpenAiSummarizer implements Summarizer {
     signal: AbortSignal,
   ): Promise<Map<string, string>> {
     const ids = batch.map((turn) => turn.id);
-    const answer = await structuredCompletion(this.#client, this.#endpoint, {
-      model: this.#model.id.name,
-      messages: summaryMessages(batch),
-      params: requestParams(this.#model),
-      schemaName: "turn_summaries",
-      schema: summarySchema(ids),
-    }, signal);
+    let answer: string;
+    try {
+      answer = await structuredCompletion(this.#client, this.#endpoint, {
+        model: this.#model.id.name,
+        messages: summaryMessages(batch),
+        params: requestParams(this.#model),
+        schemaName: "turn_summaries",
+        schema: summarySchema(ids),
+      }, signal);
+    } catch (error) {
+      // An abort stays an abort; anything else becomes one line that says
+      // whether it will fix itself.
+      if (signal.aborted) throw error;
+      throw describeModelError(error, this.#endpoint, this.#model.id.name);
+    }
     return parseSummaries(answer, ids);
   }
 }

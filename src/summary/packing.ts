@@ -8,7 +8,7 @@
  */
 
 import type { Turn } from "../conversation/turn.ts";
-import { type PreparedTurn, prepareTurn } from "./prepared_turn.ts";
+import { type PreparedTurn, prepareTurn, requestId } from "./prepared_turn.ts";
 import { estimateTokens } from "./token_estimate.ts";
 import { turnTranscript } from "./transcript.ts";
 
@@ -56,7 +56,8 @@ export interface NewestPacking {
  * packing stops at `batchSize` turns or at the first turn that would pass the
  * budget. Candidates not packed and not oversized are left for a later request.
  *
- * @param turns Candidate turns with ids, newest first.
+ * @param turns Candidate turns, newest first (a turn without an id is sent
+ *   as `new-<index>`).
  * @param options The model's context window and the batch size.
  * @returns The batch and the oversized turns met on the way.
  */
@@ -70,10 +71,10 @@ export async function packNewest(
   let used = 0;
   for (const turn of turns) {
     if (packed.length >= options.batchSize) break;
-    const transcript = turnTranscript(turn, turn.id!);
+    const transcript = turnTranscript(turn, requestId(turn));
     const tokens = estimateTokens(transcript);
     if (tokens > budget) {
-      oversized.push({ id: turn.id!, index: turn.index, tokens });
+      oversized.push({ id: requestId(turn), index: turn.index, tokens });
       continue;
     }
     if (used + tokens > budget) break;

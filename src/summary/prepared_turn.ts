@@ -1,45 +1,66 @@
 /**
- * A turn made ready for the summary model: its transcript, fingerprint and
- * token estimate.
+ * A turn made ready for the summary model: the id the request uses for it,
+ * its transcript, fingerprint, content key and token estimate.
  *
  * @module
  */
 
 import type { Turn } from "../conversation/turn.ts";
 import { estimateTokens } from "./token_estimate.ts";
-import { turnTranscript } from "./transcript.ts";
+import { turnContentKey } from "./turn_content_key.ts";
 import { turnFingerprint } from "./turn_fingerprint.ts";
+import { turnTranscript } from "./transcript.ts";
 
 /** A turn ready to be summarized. */
 export interface PreparedTurn {
-  /** The turn's `event_id`. */
+  /** The id the request and the answer use: the turn's `event_id`, or `new-<index>` for a turn without one. */
   id: string;
+  /** The turn's `event_id`, when it has one. */
+  eventId: string | undefined;
   /** The turn's index in the stream. */
   index: number;
   /** The transcript block sent to the model. */
   transcript: string;
-  /** SHA-256 of the transcript. */
+  /** The turn's fingerprint (freshness, RFD 126). */
   fingerprint: string;
+  /** The turn's key in the label store. */
+  contentKey: string;
   /** Estimated tokens of the transcript. */
   tokens: number;
 }
 
 /**
- * Builds a turn's transcript, fingerprint and token estimate.
+ * The id a request uses for a turn.
  *
- * @param turn A turn with an id.
- * @param transcript Its transcript, when the caller already built it.
+ * @param turn The turn.
+ * @returns Its `event_id`, or `new-<index>` when it has none.
+ */
+export function requestId(turn: Turn): string {
+  return turn.id ?? `new-${turn.index}`;
+}
+
+/**
+ * Builds a turn's transcript, fingerprint, content key and token estimate.
+ *
+ * @param turn The turn.
+ * @param transcript Its transcript under {@linkcode requestId}, when the caller already built it.
  * @returns The prepared turn.
  */
 export async function prepareTurn(
   turn: Turn,
-  transcript: string = turnTranscript(turn, turn.id!),
+  transcript: string = turnTranscript(turn, requestId(turn)),
 ): Promise<PreparedTurn> {
+  const [fingerprint, contentKey] = await Promise.all([
+    turnFingerprint(turn),
+    turnContentKey(turn),
+  ]);
   return {
-    id: turn.id!,
+    id: requestId(turn),
+    eventId: turn.id,
     index: turn.index,
     transcript,
-    fingerprint: await turnFingerprint(turn, transcript),
+    fingerprint,
+    contentKey,
     tokens: estimateTokens(transcript),
   };
 }

@@ -1,20 +1,19 @@
 /**
  * A turn's fingerprint (RFD 126, Summary Freshness): the lowercase hex
- * SHA-256 of its transcript block, event ids included — the same bytes the
- * model receives for that turn. Sync compares it with the fingerprint of the
- * freshly locked stream and drops a summary whose turn changed meanwhile.
- * This is the only place a turn's fingerprint is computed.
+ * SHA-256 of its stripped transcript and the event ids of its events. Sync
+ * compares it with the fingerprint of the freshly locked stream and drops a
+ * summary whose turn changed in the meantime (content or ids). This is the
+ * only place a turn's fingerprint is computed.
  *
  * @module
  */
 
 import type { Turn } from "../conversation/turn.ts";
+import { sha256Hex } from "./sha256.ts";
 import { turnTranscript } from "./transcript.ts";
 
-const encoder = new TextEncoder();
-
 /**
- * Fingerprints a turn.
+ * Fingerprints a turn as it is in its stream.
  *
  * @example
  * ```ts
@@ -28,18 +27,10 @@ const encoder = new TextEncoder();
  * assert.match(await turnFingerprint(turn), /^[0-9a-f]{64}$/);
  * ```
  *
- * @param turn A turn with an id.
- * @param transcript Its transcript, when the caller already built it.
+ * @param turn A turn.
  * @returns 64 lowercase hex digits.
  */
-export async function turnFingerprint(
-  turn: Turn,
-  transcript: string = turnTranscript(turn, turn.id!),
-): Promise<string> {
-  const digest = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", encoder.encode(transcript)),
-  );
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join(
-    "",
-  );
+export async function turnFingerprint(turn: Turn): Promise<string> {
+  const ids = turn.events.map((entry) => entry.eventId ?? "").join(",");
+  return await sha256Hex(`${turnTranscript(turn, turn.id ?? "")}\n${ids}`);
 }

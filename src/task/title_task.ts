@@ -23,6 +23,7 @@ import {
 import type { Workspace } from "../workspace/workspace.ts";
 import { abortable } from "./abortable.ts";
 import type { BackgroundTask } from "./task_handler.ts";
+import { describeModelError } from "../llm/describe_error.ts";
 
 /** jp's title instruction (one title). */
 export const TITLE_INSTRUCTION = [
@@ -85,6 +86,8 @@ export class TitleTask implements BackgroundTask {
   readonly name: string;
   /** The title stored by sync, if any. */
   stored: string | undefined;
+  /** Why the title model could not be used, when it could not. */
+  failure: unknown;
   readonly #options: TitleTaskOptions;
   #title: string | undefined;
 
@@ -102,21 +105,34 @@ export class TitleTask implements BackgroundTask {
    * @param signal Aborts the request.
    */
   async run(signal: AbortSignal): Promise<void> {
-    const { model, endpoint, client } = await this.#options.resolveModel();
-    const answer = await abortable(
-      structuredCompletion(client, endpoint, {
-        model: model.id.name,
-        messages: [
-          { role: "system", content: TITLE_INSTRUCTION },
-          ...this.#options.messages,
-          { role: "user", content: "Generate a title for this conversation." },
-        ],
-        params: requestParams(model),
-        schemaName: "titles",
-        schema: TITLE_SCHEMA,
-      }, signal),
-      signal,
-    );
+    let answer: string;
+    try {
+      const { model, endpoint, client } = await this.#options.resolveModel();
+      answer = await abortable(
+        structuredCompletion(client, endpoint, {
+          model: model.id.name,
+          messages: [
+            { role: "system", content: TITLE_INSTRUCTION },
+            ...this.#options.messages,
+            {
+              role: "user",
+              content: "Generate a title for this conversation.",
+            },
+          ],
+          params: requestParams(model),
+          schemaName: "titles",
+          schema: TITLE_SCHEMA,
+        }, signal).catch((error) => {
+          throw signal.aborted
+            ? error
+            : describeModelError(error, endpoint, model.id.name);
+        }),
+        signal,
+      );
+    } catch (error) {
+      this.failure = error;
+      throw error;
+    }
     this.#title = parseTitle(answer);
     if (this.#title === undefined) {
       this.#options.log(`${this.name}: the model gave no usable title`);

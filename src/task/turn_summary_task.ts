@@ -8,17 +8,17 @@
  */
 
 import type { ConversationStream } from "../conversation/stream.ts";
-import { newestTurnsWithIds } from "../summary/candidates.ts";
-import type { PreparedTurn } from "../summary/prepared_turn.ts";
+import { turnsAt } from "../summary/candidates.ts";
+import { type PreparedTurn, requestId } from "../summary/prepared_turn.ts";
 import { packNewest } from "../summary/packing.ts";
 import type { Summarizer } from "../summary/summarizer.ts";
 import type { ConversationRef } from "../workspace/conversation_files.ts";
-import type { FingerprintCache } from "../workspace/fingerprint_cache.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { abortable } from "./abortable.ts";
 import type { BackgroundTask } from "./task_handler.ts";
 import {
   type Answer,
+  type LabelRecorder,
   type WriteReport,
   writeSummaries,
 } from "./write_summaries.ts";
@@ -65,10 +65,10 @@ export interface SummaryModel {
 
 /** What a {@linkcode TurnSummaryTask} needs. */
 export interface TurnSummaryTaskOptions {
-  /** A snapshot of the stream in which every candidate already has an id. */
+  /** A snapshot of the stream (candidates need no id: see `requestId`). */
   snapshot: ConversationStream;
-  /** The candidates' `turn_start` ids. */
-  candidateIds: readonly string[];
+  /** The candidates' turn indices, newest first (RFD 126 nominates every one). */
+  candidates: readonly number[];
   /** The most turns per request. */
   batchSize: number;
   /** Resolves the summary model (may throw: no key, unknown model). */
@@ -79,8 +79,8 @@ export interface TurnSummaryTaskOptions {
   ref: ConversationRef;
   /** Diagnostic log. */
   log: (line: string) => void;
-  /** Where the fingerprints of written summaries are recorded (for `jpt turns --stale`). */
-  fingerprints?: FingerprintCache;
+  /** Where written labels are kept too (they outlive a jp save). */
+  labels?: LabelRecorder;
 }
 
 /** Summarizes one batch of turns; see the module doc. */
@@ -93,10 +93,13 @@ export class TurnSummaryTask implements BackgroundTask {
   readonly skipped: SkippedTurn[] = [];
   /** The batch sent to the model (empty until run packs it). */
   batch: PreparedTurn[] = [];
-  /** Ids of candidates left for a later request. */
-  rest: string[] = [];
+  /** Indices of candidates left for a later request, newest first. */
+  rest: number[] = [];
+  /** Why the model could not be used, when it could not (a `ModelCallError` or a config error). */
+  failure: unknown;
   readonly #options: TurnSummaryTaskOptions;
   #results = new Map<string, string>();
+  #model = "";
 
   /**
    * @param options See {@linkcode TurnSummaryTaskOptions}.
@@ -113,33 +116,29 @@ export class TurnSummaryTask implements BackgroundTask {
    * @param signal Aborts the model request.
    */
   async run(signal: AbortSignal): Promise<void> {
-    const { snapshot, candidateIds, batchSize, log } = this.#options;
+    const { snapshot, candidates, batchSize, log } = this.#options;
+    const turns = turnsAt(snapshot, candidates);
     let model: SummaryModel;
     try {
       model = await this.#options.resolveModel(signal);
     } catch (error) {
+      this.failure = error;
       this.#skip(
-        [...newestTurnsWithIds(snapshot, candidateIds)].map((turn) => ({
-          id: turn.id!,
-          index: turn.index,
-        })),
+        turns.map((turn) => ({ id: requestId(turn), index: turn.index })),
         "model_error",
         error,
       );
       throw error;
     }
-    const packing = await packNewest(
-      newestTurnsWithIds(snapshot, candidateIds),
-      {
-        contextWindow: model.contextWindow,
-        batchSize,
-      },
-    );
+    const packing = await packNewest(turns, {
+      contextWindow: model.contextWindow,
+      batchSize,
+    });
     this.batch = packing.batch;
     const taken = new Set(
-      [...packing.batch, ...packing.oversized].map((turn) => turn.id),
+      [...packing.batch, ...packing.oversized].map((turn) => turn.index),
     );
-    this.rest = candidateIds.filter((id) => !taken.has(id));
+    this.rest = candidates.filter((index) => !taken.has(index));
     for (const turn of packing.oversized) {
       this.skipped.push({
         id: turn.id,
@@ -151,12 +150,14 @@ export class TurnSummaryTask implements BackgroundTask {
     log(
       `${this.name}: asking ${model.summarizer.modelId} for ${packing.batch.length} turn(s)`,
     );
+    this.#model = model.summarizer.modelId;
     try {
       this.#results = await abortable(
         model.summarizer.summarize(packing.batch, signal),
         signal,
       );
     } catch (error) {
+      this.failure = error;
       this.#skip(packing.batch, "model_error", error);
       throw error;
     }
@@ -175,7 +176,9 @@ export class TurnSummaryTask implements BackgroundTask {
   get answers(): Answer[] {
     return this.batch.flatMap((turn) => {
       const summary = this.#results.get(turn.id);
-      return summary === undefined ? [] : [{ turn, summary }];
+      return summary === undefined
+        ? []
+        : [{ turn, summary, model: this.#model }];
     });
   }
 
@@ -191,7 +194,7 @@ export class TurnSummaryTask implements BackgroundTask {
     const report = await writeSummaries(
       { workspace, ref },
       wanted,
-      this.#options.fingerprints,
+      this.#options.labels,
     );
     this.record(report);
     if (report.locked) {

@@ -1,20 +1,24 @@
 /**
  * Writing summaries (RFD 126, Sync): take the conversation lock without
  * waiting, load the stream once, and store each summary whose turn is still
- * there with the fingerprint the model saw; one write for all of them.
+ * there with the fingerprint the model saw; one write for all of them. A
+ * turn that had no id gets one now, only because it is being labelled.
+ * Every label written also goes into the label store.
  *
  * @module
  */
 
+import type { ConversationStream } from "../conversation/stream.ts";
+import type { Turn } from "../conversation/turn.ts";
 import type { PreparedTurn } from "../summary/prepared_turn.ts";
-import { prepareTurns } from "../summary/candidates.ts";
+import { turnFingerprint } from "../summary/turn_fingerprint.ts";
 import {
   type ConversationRef,
   loadConversation,
   lockConversationIfFree,
   saveConversation,
 } from "../workspace/conversation_files.ts";
-import type { FingerprintCache } from "../workspace/fingerprint_cache.ts";
+import type { LabelStore } from "../workspace/label_store.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 
 /** A summary the model wrote for a prepared turn. */
@@ -23,6 +27,18 @@ export interface Answer {
   turn: PreparedTurn;
   /** The normalized summary. */
   summary: string;
+  /** The model that wrote it (`provider/name`). */
+  model: string;
+}
+
+/** Where written labels are kept besides the file. */
+export interface LabelRecorder {
+  /** The store. */
+  store: LabelStore;
+  /** The workspace's id, if any. */
+  workspaceId: string | undefined;
+  /** The prompt version the summaries were asked with. */
+  promptVersion: number;
 }
 
 /** What a write did with each answer. */
@@ -31,7 +47,7 @@ export interface WriteReport {
   locked: boolean;
   /** Who held it, when it was held. */
   lockMessage?: string;
-  /** Answers stored, with the summary as stored and the turn's index now. */
+  /** Answers stored, with the summary as stored and the turn's id and index now. */
   written: Array<{ id: string; index: number; summary: string }>;
   /** Answers whose turn is gone. */
   gone: PreparedTurn[];
@@ -44,13 +60,13 @@ export interface WriteReport {
  *
  * @param target The conversation and its workspace.
  * @param answers The summaries to store.
- * @param fingerprints Where written fingerprints are recorded, if anywhere.
+ * @param labels Where written labels are kept too, if anywhere.
  * @returns What happened to each answer.
  */
 export async function writeSummaries(
   target: { workspace: Workspace | undefined; ref: ConversationRef },
   answers: readonly Answer[],
-  fingerprints?: FingerprintCache,
+  labels?: LabelRecorder,
 ): Promise<WriteReport> {
   const report: WriteReport = {
     locked: false,
@@ -68,38 +84,62 @@ export async function writeSummaries(
     },
   );
   if (lock === undefined) return report;
+  const stored: Array<{ answer: Answer; id: string }> = [];
   try {
     const conversation = await loadConversation(target.ref);
-    const fresh = new Map(
-      (await prepareTurns(
-        conversation.stream,
-        answers.map((answer) => answer.turn.id),
-      )).map((turn) => [turn.id, turn]),
-    );
-    for (const { turn, summary } of answers) {
-      const now = fresh.get(turn.id);
-      if (now === undefined) report.gone.push(turn);
-      else if (now.fingerprint !== turn.fingerprint) report.changed.push(turn);
-      else if (conversation.stream.setTurnSummary(turn.id, summary)) {
-        report.written.push({
-          id: turn.id,
-          index: now.index,
-          summary: conversation.stream.turns()[now.index]!.summary!,
-        });
+    const stream = conversation.stream;
+    for (const answer of answers) {
+      const { turn } = answer;
+      const now = findTurn(stream, turn);
+      if (now === undefined) {
+        report.gone.push(turn);
+        continue;
+      }
+      if (await turnFingerprint(now) !== turn.fingerprint) {
+        report.changed.push(turn);
+        continue;
+      }
+      const id = stream.ensureTurnId(now.index)!;
+      if (stream.setTurnSummary(id, answer.summary)) {
+        const summary = stream.turns()[now.index]!.summary!;
+        report.written.push({ id, index: now.index, summary });
+        stored.push({ answer: { ...answer, summary }, id });
       }
     }
-    if (report.written.length > 0) {
-      await saveConversation(conversation);
-      await fingerprints?.record(
-        new Map(
-          report.written.map((
-            turn,
-          ) => [turn.id, fresh.get(turn.id)!.fingerprint]),
-        ),
-      ).catch(() => {});
-    }
+    if (report.written.length > 0) await saveConversation(conversation);
   } finally {
     await lock.release();
   }
+  if (labels !== undefined) {
+    const time = new Date().toISOString();
+    await Promise.all(stored.map(async ({ answer, id }) => {
+      await labels.store.put(answer.turn.contentKey, {
+        summary: answer.summary,
+        model: answer.model,
+        prompt_version: labels.promptVersion,
+        time,
+      });
+      await labels.store.bind({
+        workspaceId: labels.workspaceId,
+        conversationId: target.ref.id,
+        eventId: id,
+      }, answer.turn.contentKey);
+    }));
+  }
   return report;
+}
+
+/** The turn an answer is for: by its id, or by its index when it had none. */
+function findTurn(
+  stream: ConversationStream,
+  turn: PreparedTurn,
+): Turn | undefined {
+  if (turn.eventId !== undefined) {
+    for (const candidate of stream.turnsNewestFirst()) {
+      if (candidate.id === turn.eventId) return candidate;
+    }
+    return undefined;
+  }
+  const candidate = stream.turns()[turn.index];
+  return candidate?.id === undefined ? candidate : undefined;
 }

@@ -99,6 +99,7 @@ Deno.test("jpt turns sanitizes summaries and requests for the terminal", async (
     event_id: "evil001",
     summary: "Clear \u001b[2J screen",
     fallback: "x",
+    restored: false,
   });
 });
 

@@ -18,6 +18,8 @@ import {
 const batch: PreparedTurn[] = [
   {
     id: "b2",
+    eventId: "b2",
+    contentKey: "k2",
     index: 2,
     transcript: '<turn id="b2">\n<request>two</request>\n</turn>',
     fingerprint: "f2",
@@ -25,6 +27,8 @@ const batch: PreparedTurn[] = [
   },
   {
     id: "a1",
+    eventId: "a1",
+    contentKey: "k1",
     index: 1,
     transcript: '<turn id="a1">\n<request>one</request>\n</turn>',
     fingerprint: "f1",

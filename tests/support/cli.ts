@@ -5,7 +5,20 @@
  * @module
  */
 
+import { join } from "node:path";
 import { MAIN_TS } from "./paths.ts";
+
+/**
+ * jpt's data (the label store) and config for runs that name none, private
+ * to this test process: a test never reads or writes the developer's own.
+ */
+export const ISOLATED: Record<string, string> = (() => {
+  const dir = Deno.makeTempDirSync({ prefix: "jpt-test-home-" });
+  return {
+    JPT_DATA_DIR: join(dir, "data"),
+    JPT_CONFIG_DIR: join(dir, "config"),
+  };
+})();
 
 /** What a CLI run produced. */
 export interface CliResult {
@@ -46,7 +59,13 @@ export async function runJpt(
     // Only what Deno itself needs is inherited, so the developer's own jp
     // config, keys and JP_CFG_* variables never reach the tests.
     clearEnv: true,
-    env: { ...inherited(), NO_COLOR: "1", TZ: "UTC", ...options.env },
+    env: {
+      ...inherited(),
+      ...ISOLATED,
+      NO_COLOR: "1",
+      TZ: "UTC",
+      ...options.env,
+    },
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -98,7 +117,13 @@ export function spawnJpt(
     args: ["run", "-A", "--quiet", options.entry ?? MAIN_TS, ...args],
     cwd: options.cwd ?? Deno.cwd(),
     clearEnv: true,
-    env: { ...inherited(), NO_COLOR: "1", TZ: "UTC", ...options.env },
+    env: {
+      ...inherited(),
+      ...ISOLATED,
+      NO_COLOR: "1",
+      TZ: "UTC",
+      ...options.env,
+    },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

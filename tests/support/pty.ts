@@ -5,6 +5,7 @@
  * @module
  */
 
+import { ISOLATED } from "./cli.ts";
 import { MAIN_TS } from "./paths.ts";
 
 /** Whether util-linux `script` (with `-q -e -c`) can run here. */
@@ -54,6 +55,7 @@ export async function runInPty(
       ...(Deno.env.get("DENO_DIR")
         ? { DENO_DIR: Deno.env.get("DENO_DIR")! }
         : {}),
+      ...ISOLATED,
       TERM: "xterm-256color",
       TZ: "UTC",
       ...options.env,

@@ -14,7 +14,7 @@ export interface TempWorkspace extends AsyncDisposable {
   conversations: string;
   /** A user data directory to pass as `JP_USER_DATA_DIR`. */
   userData: string;
-  /** Environment that points jp's user-global config and user data into the temporary directory. */
+  /** Environment that points jp's and jpt's user config and data into the temporary directory. */
   env: Record<string, string>;
   /** Removes everything. */
   dispose(): Promise<void>;
@@ -44,6 +44,8 @@ export async function tempWorkspace(
   const env = {
     JP_USER_DATA_DIR: userData,
     JP_GLOBAL_CONFIG_DIR: join(base, "global-config"),
+    JPT_DATA_DIR: join(base, "jpt-data"),
+    JPT_CONFIG_DIR: join(base, "jpt-config"),
   };
   return {
     root,

@@ -9,13 +9,12 @@ import {
   createSummarizer,
   resolveSummaryModel,
 } from "../../src/summary/summary_model.ts";
-import { assignCandidateIds } from "../../src/summary/candidates.ts";
+import { candidateIndices } from "../../src/summary/candidates.ts";
 import { TaskHandler } from "../../src/task/task_handler.ts";
 import { TurnSummaryTask } from "../../src/task/turn_summary_task.ts";
 import {
   loadConversation,
   resolveConversation,
-  saveConversation,
 } from "../../src/workspace/conversation_files.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { FakeLlm, type Responder } from "../support/fake_llm.ts";
@@ -32,8 +31,7 @@ async function drainWith(baseUrl: string, budgetMs: number) {
   const workspace = await Workspace.open(ws.root, () => undefined);
   const ref = await resolveConversation(workspace, "17758406187");
   const loaded = await loadConversation(ref);
-  const candidateIds = assignCandidateIds(loaded.stream);
-  await saveConversation(loaded);
+  const candidates = candidateIndices(loaded.stream);
   const before = await Deno.readFile(join(dir, "events.json"));
   const config = {
     assistant: { model: { id: "ollama/tiny", context_window: 8192 } },
@@ -43,7 +41,7 @@ async function drainWith(baseUrl: string, budgetMs: number) {
   const handler = new TaskHandler({ log: (line) => log.push(line) });
   const task = new TurnSummaryTask({
     snapshot: loaded.stream,
-    candidateIds,
+    candidates,
     batchSize: 5,
     resolveModel: async (signal) => {
       const resolved = await resolveSummaryModel(config, () => undefined, {
@@ -89,7 +87,7 @@ Deno.test("a failing summary model never escapes the task or writes anything", a
   }
   const refused = await drainWith("http://127.0.0.1:9", 5_000);
   assert.ok(refused.unchanged);
-  assert.match(refused.log.join("\n"), /Connection error/);
+  assert.match(refused.log.join("\n"), /Cannot reach ollama/);
 });
 
 Deno.test("a hanging summary model is aborted at the drain budget and the server sees it", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { assignCandidateIds } from "../../src/summary/candidates.ts";
+import { candidateIndices } from "../../src/summary/candidates.ts";
 import { TurnSummaryTask } from "../../src/task/turn_summary_task.ts";
 import {
   loadConversation,
@@ -17,7 +17,7 @@ import type { Summarizer } from "../../src/summary/summarizer.ts";
 
 const decoder = new TextDecoder();
 
-/** A workspace holding one conversation, with candidate ids assigned and persisted. */
+/** A workspace holding one conversation, and a task over its candidates (no ids assigned). */
 async function setUp(
   streamName: string,
   options: { contextWindow?: number } = {},
@@ -31,13 +31,12 @@ async function setUp(
   const workspace = await Workspace.open(ws.root, (name) => ws.env[name]);
   const ref = await resolveConversation(workspace, "17758406187");
   const loaded = await loadConversation(ref);
-  const candidateIds = assignCandidateIds(loaded.stream);
-  await saveConversation(loaded);
+  const candidates = candidateIndices(loaded.stream);
   const before = await Deno.readFile(join(dir, "events.json"));
   const task = (summarizer: Summarizer, log: string[] = []) =>
     new TurnSummaryTask({
       snapshot: loaded.stream,
-      candidateIds,
+      candidates,
       batchSize: 5,
       resolveModel: () =>
         Promise.resolve({
@@ -49,7 +48,7 @@ async function setUp(
       log: (line) => log.push(line),
     });
   const events = () => Deno.readFile(join(dir, "events.json"));
-  return { ws, dir, workspace, ref, candidateIds, before, task, events };
+  return { ws, dir, workspace, ref, candidates, before, task, events };
 }
 
 function nonTurnStarts(bytes: Uint8Array): string[] {
@@ -59,9 +58,9 @@ function nonTurnStarts(bytes: Uint8Array): string[] {
 }
 
 Deno.test("TurnSummaryTask summarizes candidates and writes only turn_start entries", async () => {
-  const { ws, task, candidateIds, before, events } = await setUp("g2");
+  const { ws, task, candidates, before, events } = await setUp("g2");
   await using _ = ws;
-  assert.equal(candidateIds.length, 2);
+  assert.equal(candidates.length, 2);
   const summarizer = new FakeSummarizer();
   const t = task(summarizer);
   await t.run(new AbortController().signal);
@@ -71,16 +70,19 @@ Deno.test("TurnSummaryTask summarizes candidates and writes only turn_start entr
     "newest first",
   );
   await t.sync();
+  const expected = summarizer.batches[0]!.map((turn) =>
+    `Summarize turn ${turn.id}`
+  );
   assert.deepEqual(
     t.summarized.map((turn) => turn.summary),
-    candidateIds.map((id) => `Summarize turn ${id}`),
+    expected,
     "candidates come newest first",
   );
   const after = await events();
   assert.deepEqual(nonTurnStarts(after), nonTurnStarts(before));
   assert.deepEqual(
     ConversationStream.parse(after).turns().map((turn) => turn.summary),
-    candidateIds.slice().reverse().map((id) => `Summarize turn ${id}`),
+    expected.slice().reverse(),
   );
 });
 
@@ -192,7 +194,7 @@ Deno.test("TurnSummaryTask summarizes a turn inside a compaction from its raw ev
   const summarizer = new FakeSummarizer();
   const t = new TurnSummaryTask({
     snapshot: loaded.stream,
-    candidateIds: ["k3m9x2a"],
+    candidates: [0],
     batchSize: 5,
     resolveModel: () => Promise.resolve({ summarizer, contextWindow: 8192 }),
     workspace,
