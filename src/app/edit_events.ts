@@ -1,6 +1,7 @@
 /**
  * `jpt edit --events`: the raw `events.json` in the editor, validated before
- * it is written; an invalid file can be reopened or the edit aborted.
+ * it is written (only errors the edit introduced count); an invalid file can
+ * be reopened or the edit aborted.
  *
  * @module
  */
@@ -26,6 +27,9 @@ export async function editEvents(
   const path = join(scratch, "events.json");
   const original = conversation.stream.serialize();
   await Deno.writeFile(path, original, { createNew: true });
+  const known = new Set(
+    validateEvents(original, { legacyLayout, canonical: false }).errors,
+  );
   while (true) {
     await io.openEditor("events.json", scratch);
     const edited = await Deno.readFile(path);
@@ -33,8 +37,11 @@ export async function editEvents(
       io.say("No changes");
       return "unchanged";
     }
+    // Only errors the edit introduced count: a file jp already reads with a
+    // warning-worthy oddity can still be edited.
     const report = validateEvents(edited, { legacyLayout, canonical: false });
-    if (report.errors.length === 0) {
+    const errors = report.errors.filter((error) => !known.has(error));
+    if (errors.length === 0) {
       for (const copy of conversation.ref.copies) {
         await writeFileAtomic(join(copy.dir, "events.json"), edited);
       }
@@ -43,7 +50,7 @@ export async function editEvents(
       );
       return "written";
     }
-    for (const error of report.errors) io.say(`error: events.json: ${error}`);
+    for (const error of errors) io.say(`error: events.json: ${error}`);
     if (!io.confirmReopen()) {
       io.say("Edit aborted; the conversation is unchanged");
       return "invalid";

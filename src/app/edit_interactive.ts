@@ -155,6 +155,10 @@ export async function editInteractively(
     ...describe("changed turn", report.changed),
     ...describe("reworded turn", report.reworded),
     ...describe("dropped turn", report.dropped),
+    ...describe(
+      "merged turn (no turn_start: it joined the turn above, whose summary was cleared)",
+      report.merged,
+    ),
   ];
   io.say(`Written: ${parts.join("; ") || "events edited"}`);
   return "written";

@@ -25,6 +25,11 @@ export interface EditReport {
   reworded: number[];
   /** Turns dropped. */
   dropped: number[];
+  /**
+   * Turns without a `turn_start` moved below another turn: they joined the
+   * turn above, whose summary was cleared.
+   */
+  merged: number[];
 }
 
 /** What to do with a turn's summary. */
@@ -63,6 +68,7 @@ export function applyPlan(
     changed: [],
     reworded: [],
     dropped: [],
+    merged: [],
   };
   const entries: Entry[] = edited.preamble.map(rebuild);
   const intents: SummaryIntent[] = [];
@@ -83,6 +89,21 @@ export function applyPlan(
     if (reworded) report.reworded.push(laidOut.index);
     if (!contentChanged && !reworded) report.kept.push(laidOut.index);
     if (laidOut.start !== undefined) entries.push(laidOut.start);
+    if (laidOut.start === undefined && intents.length > 0) {
+      // A turn without a turn_start (a legacy turn 0) that is not first
+      // joins the turn above it: that turn's content changed, so its summary
+      // goes (unless the user just wrote one), and there is no turn of its own.
+      const previous = intents.at(-1)!;
+      if (previous.action !== "set") {
+        intents[intents.length - 1] = {
+          action: "clear",
+          start: previous.start,
+        };
+      }
+      report.merged.push(laidOut.index);
+      entries.push(...events);
+      continue;
+    }
     // A reword is the user's own summary of the turn as it now is, so it wins
     // over the clearing a content change calls for.
     intents.push(

@@ -372,3 +372,75 @@ Deno.test({
     }
   },
 });
+
+Deno.test("jpt edit -i: moving a turn without a turn_start below another merges it there and clears that turn's summary", async () => {
+  await using ws = await tempWorkspace();
+  const entries = [
+    { type: "config_delta", timestamp: "2026-01-01 00:00:00.0", delta: {} },
+    {
+      timestamp: "2026-01-01 00:00:00.1",
+      type: "chat_request",
+      content: "legacy ask",
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.2",
+      type: "chat_response",
+      message: "legacy answer",
+    },
+    {
+      event_id: "t2",
+      timestamp: "2026-01-01 00:00:01.0",
+      type: "turn_start",
+      summary: "Second turn label",
+    },
+    {
+      timestamp: "2026-01-01 00:00:01.1",
+      type: "chat_request",
+      content: "second ask",
+    },
+    {
+      timestamp: "2026-01-01 00:00:01.2",
+      type: "chat_response",
+      message: "second answer",
+    },
+  ];
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n"),
+  );
+  const editor = join(ws.root, "swap_turns.ts");
+  // Swaps the first two turn blocks of the plan.
+  await Deno.writeTextFile(
+    editor,
+    `const file = Deno.args[0]!;
+const lines = (await Deno.readTextFile(file)).split("\\n");
+const starts = lines.flatMap((line, i) => line.startsWith("# Turn ") ? [i] : []);
+const head = lines.slice(0, starts[0]);
+const first = lines.slice(starts[0], starts[1]);
+const second = lines.slice(starts[1]);
+await Deno.writeTextFile(file, [...head, ...second, ...first].join("\\n"));
+`,
+  );
+  const result = await runJpt(["edit", "-i", "--timeout", "0.1"], {
+    cwd: ws.root,
+    env: { ...ws.env, EDITOR: `${Deno.execPath()} run -A ${editor}` },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /merged turn \(no turn_start: it joined the turn above, whose summary was cleared\) 1/,
+  );
+  const stream = ConversationStream.parse(
+    await Deno.readFile(join(dir, "events.json")),
+  );
+  const turns = stream.turns();
+  assert.equal(turns.length, 1);
+  assert.equal(turns[0]!.summary, undefined);
+  assert.deepEqual(
+    turns[0]!.events.filter((e) => e.type === "chat_request").map((e) =>
+      e.data().content
+    ),
+    ["second ask", "legacy ask"],
+  );
+});

@@ -192,3 +192,33 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name:
+    "with -v on a terminal, log lines never land on the finishing-tasks line",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await using server = FakeLlm.start((request) =>
+      request.body?.stream
+        ? { stream: { pieces: ["ok"] } }
+        : { delayMs: 1_500, json: chatCompletion("{}") }
+    );
+    await using ws = await tempWorkspace();
+    await Deno.writeTextFile(
+      join(ws.root, ".jp", "config.toml"),
+      `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n[conversation.title.generate]\nauto = false\n`,
+    );
+    const first = await runJpt(["query", "-n", "one"], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    const { code, output } = await runInPty("jpt -v query two", {
+      cwd: ws.root,
+      env: { ...ws.env, NO_COLOR: "1" },
+    });
+    assert.equal(code, 0, output);
+    assert.match(output, /turn summaries of jp-c\d+: asking ollama\/tiny/);
+    assert.doesNotMatch(output, /Finishing background tasks/);
+  },
+});
