@@ -22,7 +22,7 @@ import {
   loadConversation,
 } from "../workspace/conversation_files.ts";
 import { PROMPT_VERSION } from "../summary/prompt.ts";
-import { LabelStore } from "../workspace/label_store.ts";
+import { DEFAULT_MAX_RECORDS, LabelStore } from "../workspace/label_store.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { catchUpConversation } from "./catch_up.ts";
 import { planCatchUp, type PlannedBatch } from "./plan_catch_up.ts";
@@ -109,7 +109,19 @@ export async function backfill(
     if (options.signal.aborted) break;
     outcomes.push(await backfillOne(session, workspace, ref, options));
   }
+  // The label store stays bounded: the oldest records go past the bound.
+  if (!options.dryRun && outcomes.some((o) => o.summarized.length > 0)) {
+    await LabelStore.open(session.env, options.log).prune(
+      labelStoreBound(session),
+    );
+  }
   return outcomes;
+}
+
+/** `$JPT_LABEL_STORE_MAX` when it is a positive whole number, else 100,000. */
+function labelStoreBound(session: Session): number {
+  const value = Number(session.env("JPT_LABEL_STORE_MAX"));
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_RECORDS;
 }
 
 async function targetConversations(
