@@ -27,6 +27,7 @@ import { styleFor } from "./style.ts";
 import { addQueryCommand } from "./query.ts";
 import { addSummarizeCommand } from "./summarize.ts";
 import { addTurnsCommand } from "./turns.ts";
+import { addWatchCommand } from "./watch.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
@@ -200,5 +201,6 @@ function buildProgram(
   addCompletionsCommand(program, deps);
   addConfigCommand(program, deps);
   addModelsCommand(program, deps);
+  addWatchCommand(program, deps);
   return program;
 }

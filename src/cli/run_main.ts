@@ -22,6 +22,12 @@ export async function runMain(): Promise<number> {
     interrupt.abort(new DOMException("Interrupted", "AbortError"));
   };
   Deno.addSignalListener("SIGINT", onInterrupt);
+  // SIGTERM stops as cleanly as Ctrl-C (a service manager stopping jpt watch).
+  const onTerminate = () =>
+    interrupt.abort(new DOMException("Terminated", "AbortError"));
+  if (Deno.build.os !== "windows") {
+    Deno.addSignalListener("SIGTERM", onTerminate);
+  }
   const variables = Deno.env.toObject();
   try {
     return await runCli(Deno.args, {
@@ -33,5 +39,8 @@ export async function runMain(): Promise<number> {
     });
   } finally {
     Deno.removeSignalListener("SIGINT", onInterrupt);
+    if (Deno.build.os !== "windows") {
+      Deno.removeSignalListener("SIGTERM", onTerminate);
+    }
   }
 }

@@ -3,7 +3,8 @@
  * waiting, load the stream once, and store each summary whose turn is still
  * there with the fingerprint the model saw; one write for all of them. A
  * turn that had no id gets one now, only because it is being labelled.
- * Every label written also goes into the label store.
+ * Every label written also goes into the label store, and so does every
+ * answer when the lock is held (the next catch-up restores it).
  *
  * @module
  */
@@ -83,7 +84,24 @@ export async function writeSummaries(
       report.lockMessage = error.message;
     },
   );
-  if (lock === undefined) return report;
+  if (lock === undefined) {
+    // Nothing computed is lost: the next catch-up restores these labels
+    // from the store without asking a model again.
+    if (labels !== undefined) {
+      const time = new Date().toISOString();
+      await Promise.all(
+        answers.map((answer) =>
+          labels.store.put(answer.turn.contentKey, {
+            summary: answer.summary,
+            model: answer.model,
+            prompt_version: labels.promptVersion,
+            time,
+          })
+        ),
+      );
+    }
+    return report;
+  }
   const stored: Array<{ answer: Answer; id: string }> = [];
   try {
     const conversation = await loadConversation(target.ref);

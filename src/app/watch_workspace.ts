@@ -1,0 +1,289 @@
+/**
+ * Keep a workspace's labels up to date beside jp (`jpt watch`): catch up
+ * every conversation once, then watch the conversations directories and,
+ * for each conversation that changed, once its lock is free, restore the
+ * labels jp's save dropped and summarize the completed turns that have none.
+ *
+ * It never writes while anyone holds a conversation's lock and never waits
+ * on one: a held lock (jp is mid-turn) means "try again shortly". File
+ * events wake it (no polling loop); bursts are debounced per conversation.
+ * Model trouble backs off per conversation and is reported once per
+ * distinct problem. The abort signal stops everything: in-flight requests
+ * are aborted and nothing is half-written (writes are atomic).
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { turnSummarySettings } from "../config/load_config.ts";
+import { permanentProblem } from "../llm/describe_error.ts";
+import { PROMPT_VERSION } from "../summary/prompt.ts";
+import {
+  createSummarizer,
+  resolveSummaryModel,
+} from "../summary/summary_model.ts";
+import { idFromDirName } from "../workspace/conversation_id.ts";
+import {
+  type ConversationRef,
+  isIncomplete,
+  listConversations,
+  loadConversation,
+} from "../workspace/conversation_files.ts";
+import { LabelStore } from "../workspace/label_store.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { catchUpConversation } from "./catch_up.ts";
+import { currentWorkspace, effectiveConfig, type Session } from "./session.ts";
+
+/** One thing the watcher did (a line of its output). */
+export interface WatchAction {
+  /** When (RFC 3339). */
+  time: string;
+  /** `jp-c<id>`, or `""` for the watcher itself. */
+  conversation: string;
+  /** What happened. */
+  action:
+    | "started"
+    | "summarized"
+    | "restored"
+    | "locked"
+    | "problem"
+    | "error"
+    | "stopped";
+  /** How many turns, for `summarized` and `restored`. */
+  turns?: number;
+  /** Details (the problem, the error). */
+  detail?: string;
+}
+
+/** How the watcher runs. */
+export interface WatchOptions {
+  /** Stops the watcher. */
+  signal: AbortSignal;
+  /** Catch up once and return (the same as `summarize --all`). */
+  once?: boolean;
+  /** Quiet time after the last change before a conversation is looked at (default 300 ms). */
+  debounceMs?: number;
+  /** Wait before trying a locked conversation again (default 1 s). */
+  lockRetryMs?: number;
+  /** Longest wait for one model request (default 120 s). */
+  timeoutMs?: number;
+  /** Each action, as it happens. */
+  onAction(action: WatchAction): void;
+  /** Diagnostic lines. */
+  log?: (line: string) => void;
+}
+
+/** The longest back-off after model trouble. */
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * Watches a workspace until the signal aborts; see the module doc.
+ *
+ * @param session Where the flow runs.
+ * @param options See {@linkcode WatchOptions}.
+ */
+export async function watchWorkspace(
+  session: Session,
+  options: WatchOptions,
+): Promise<void> {
+  const workspace = await currentWorkspace(session);
+  const watcher = new Watcher(session, workspace, options);
+  options.onAction(action("", "started", { detail: workspace.root }));
+  for (const ref of await listConversations(workspace)) {
+    if (options.signal.aborted) break;
+    await watcher.visit(ref.id);
+  }
+  if (!options.once && !options.signal.aborted) await watcher.follow();
+  await watcher.settle();
+  options.onAction(action("", "stopped"));
+}
+
+class Watcher {
+  readonly #session: Session;
+  readonly #workspace: Workspace;
+  readonly #options: WatchOptions;
+  readonly #store: LabelStore;
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #backoff = new Map<string, number>();
+  readonly #problems = new Set<string>();
+  #busy = Promise.resolve();
+
+  constructor(session: Session, workspace: Workspace, options: WatchOptions) {
+    this.#session = session;
+    this.#workspace = workspace;
+    this.#options = options;
+    this.#store = LabelStore.open(session.env, options.log);
+  }
+
+  /** Follows file events until the signal aborts. */
+  async follow(): Promise<void> {
+    const roots = this.#workspace.roots.map((root) =>
+      join(root.dir, "conversations")
+    );
+    for (const root of roots) await Deno.mkdir(root, { recursive: true });
+    const events = Deno.watchFs(roots, { recursive: true });
+    const stop = () => events.close();
+    this.#options.signal.addEventListener("abort", stop, { once: true });
+    try {
+      for await (const event of events) {
+        for (const path of event.paths) {
+          const id = conversationOf(path, roots);
+          if (id !== undefined) {
+            this.#schedule(id, this.#options.debounceMs ?? 300);
+          }
+        }
+      }
+    } finally {
+      this.#options.signal.removeEventListener("abort", stop);
+      for (const timer of this.#timers.values()) clearTimeout(timer);
+      this.#timers.clear();
+    }
+  }
+
+  /** Waits for the visit in progress, if any. */
+  async settle(): Promise<void> {
+    await this.#busy;
+  }
+
+  #schedule(id: string, delayMs: number): void {
+    clearTimeout(this.#timers.get(id));
+    this.#timers.set(
+      id,
+      setTimeout(() => {
+        this.#timers.delete(id);
+        // One conversation at a time: visits queue up behind each other.
+        this.#busy = this.#busy.then(() => this.visit(id));
+      }, delayMs),
+    );
+  }
+
+  /** Catches one conversation up, unless its lock is held (then later). */
+  async visit(id: string): Promise<void> {
+    const options = this.#options;
+    if (options.signal.aborted) return;
+    const name = `jp-c${id}`;
+    const ref = (await listConversations(this.#workspace)).find((r) =>
+      r.id === id
+    );
+    if (ref === undefined || await isIncomplete(ref)) return;
+    try {
+      const result = await this.#catchUp(ref);
+      if (result === undefined) return;
+      const lockedAtWrite = result.skipped.some((turn) =>
+        turn.reason === "locked"
+      );
+      if (result.status === "locked" || lockedAtWrite) {
+        options.onAction(action(name, "locked"));
+        if (!options.once) {
+          this.#schedule(id, options.lockRetryMs ?? 1_000);
+        }
+        return;
+      }
+      if (result.restored.length > 0) {
+        options.onAction(
+          action(name, "restored", { turns: result.restored.length }),
+        );
+      }
+      if (result.summarized.length > 0) {
+        options.onAction(
+          action(name, "summarized", { turns: result.summarized.length }),
+        );
+      }
+      if (result.failure === undefined) {
+        this.#backoff.delete(id);
+        return;
+      }
+      this.#problem(name, result.failure);
+      if (!options.once && !options.signal.aborted) {
+        const wait = Math.min(
+          (this.#backoff.get(id) ?? 2_500) * 2,
+          MAX_BACKOFF_MS,
+        );
+        this.#backoff.set(id, wait);
+        this.#schedule(id, wait);
+      }
+    } catch (error) {
+      if (options.signal.aborted) return;
+      options.onAction(
+        action(name, "error", {
+          detail: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    }
+  }
+
+  async #catchUp(ref: ConversationRef) {
+    const session = this.#session;
+    const loaded = await loadConversation(ref);
+    const config = (await effectiveConfig(session, this.#workspace, loaded))
+      .values;
+    const settings = turnSummarySettings(config);
+    if (!settings.auto) return undefined;
+    return await catchUpConversation({
+      workspace: this.#workspace,
+      ref,
+      batchSize: settings.batchSize,
+      signal: this.#options.signal,
+      timeoutMs: this.#options.timeoutMs ?? 120_000,
+      resolveModel: async () => {
+        const resolved = await resolveSummaryModel(config, session.env, {
+          signal: this.#options.signal,
+        });
+        return {
+          summarizer: await createSummarizer(resolved, session.env),
+          contextWindow: resolved.contextWindow.tokens,
+        };
+      },
+      labels: {
+        store: this.#store,
+        workspaceId: this.#workspace.id,
+        promptVersion: PROMPT_VERSION,
+      },
+      ...(this.#options.log ? { log: this.#options.log } : {}),
+    }).catch((error) => {
+      // A model that cannot be resolved (no key) fails the whole catch-up.
+      if (permanentProblem("", error) === undefined) throw error;
+      return {
+        status: "ran" as const,
+        summarized: [],
+        restored: [],
+        skipped: [],
+        failure: error,
+      };
+    });
+  }
+
+  /** Reports a problem once per distinct message. */
+  #problem(name: string, failure: unknown): void {
+    const detail = failure instanceof Error ? failure.message : String(failure);
+    if (this.#problems.has(detail)) return;
+    this.#problems.add(detail);
+    this.#options.onAction(action(name, "problem", { detail }));
+  }
+}
+
+/** The conversation id a changed path belongs to, if any. */
+function conversationOf(
+  path: string,
+  roots: readonly string[],
+): string | undefined {
+  for (const root of roots) {
+    if (!path.startsWith(root + "/") && !path.startsWith(root + "\\")) continue;
+    const name = path.slice(root.length + 1).split(/[\\/]/)[0]!;
+    return idFromDirName(name);
+  }
+  return undefined;
+}
+
+function action(
+  conversation: string,
+  kind: WatchAction["action"],
+  extra: Partial<Pick<WatchAction, "turns" | "detail">> = {},
+): WatchAction {
+  return {
+    time: new Date().toISOString(),
+    conversation,
+    action: kind,
+    ...extra,
+  };
+}
