@@ -25,6 +25,7 @@ import {
   summaryResponder,
 } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
+import { type WatchRow, watchRun } from "./watch_run.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = join(ROOT, "main.ts");
@@ -468,6 +469,7 @@ function report(
   scaleRows: ScaleRow[],
   overlapRows: OverlapRow[],
   startupRows: StartupRow[],
+  watchRow: WatchRow | undefined,
   seconds: number,
 ): string {
   const lines: string[] = [];
@@ -602,6 +604,25 @@ function report(
       } |`,
     );
   }
+  if (watchRow !== undefined) {
+    lines.push("", "## `jpt watch` over a long run", "");
+    lines.push(
+      `A jp emulator adds ${watchRow.changes} turns, one per change (jp's lock, a pre-RFD re-save), to one conversation while one watcher labels them (${
+        watchRow.seconds.toFixed(1)
+      } s). Resident memory of the watcher after its start and after each quarter of the changes, and the CPU time it used while idle afterwards:`,
+      "",
+      `| after start (MB) | ${
+        watchRow.rssMb.slice(1).map((_, i) => `after ${(i + 1) * 25} % (MB)`)
+          .join(" | ")
+      } | idle CPU over ${watchRow.idleSeconds} s (ms) |`,
+      `| ---: | ${
+        watchRow.rssMb.slice(1).map(() => "---:").join(" | ")
+      } | ---: |`,
+      `| ${
+        watchRow.rssMb.map((mb) => mb.toFixed(1)).join(" | ")
+      } | ${watchRow.idleCpuMs} |`,
+    );
+  }
   lines.push(
     "",
     "## Reproduce",
@@ -623,10 +644,14 @@ if (import.meta.main) {
   );
   const scaleRows = await scale(quick ? [100, 1000] : [100, 1000, 10000]);
   const startupRows = await startup(quick ? 2 : 5);
+  const watchRow = Deno.build.os === "linux"
+    ? await watchRun(quick ? 100 : 1000, quick ? 3 : 10)
+    : undefined;
   const text = report(
     scaleRows,
     overlapRows,
     startupRows,
+    watchRow,
     (performance.now() - started) / 1000,
   );
   console.log(text);

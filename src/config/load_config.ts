@@ -34,7 +34,7 @@ import { isPlainObject } from "./schema.ts";
 export const DEFAULT_CONFIG: ConfigTable = {
   conversation: {
     title: { generate: { auto: true }, from_heading: true },
-    turn_summary: { generate: { auto: true, batch_size: 5 } },
+    turn_summary: { generate: { auto: true, batch_size: 5, detach: true } },
   },
 };
 
@@ -44,6 +44,11 @@ export interface TurnSummarySettings {
   auto: boolean;
   /** `conversation.turn_summary.generate.batch_size`. */
   batchSize: number;
+  /**
+   * `conversation.turn_summary.generate.detach` (jpt's own key): hand work
+   * still running when the reply ends to a detached worker (default true).
+   */
+  detach: boolean;
 }
 
 /**
@@ -64,6 +69,9 @@ export function turnSummarySettings(config: ConfigTable): TurnSummarySettings {
       getPath(config, ["conversation", "turn_summary", "generate", "auto"]) !==
         false,
     batchSize: typeof batchSize === "number" && batchSize >= 1 ? batchSize : 5,
+    detach:
+      getPath(config, ["conversation", "turn_summary", "generate", "detach"]) !==
+        false,
   };
 }
 

@@ -71,7 +71,12 @@ export const CONFIG_SCHEMA: SchemaNode = {
       from_heading: "boolean",
     },
     turn_summary: {
-      generate: { auto: "boolean", batch_size: "integer", model: MODEL },
+      generate: {
+        auto: "boolean",
+        batch_size: "integer",
+        detach: "boolean",
+        model: MODEL,
+      },
     },
     tools: "any",
     attachments: "any",
