@@ -10,7 +10,7 @@ import type { ConversationRow } from "../app/list_conversations.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
-import { columnsOf, fitColumns, type Style } from "./style.ts";
+import type { Style } from "./style.ts";
 
 /**
  * Adds `conversation` (alias `c`) with `ls` to the program.
@@ -49,10 +49,11 @@ export function addConversationCommand(
       for (const error of errors) {
         context.io.err(`error: ${sanitizeLine(error)}\n`);
       }
+      const widths = await import("./columns.ts");
       context.io.out(
         opts.json
           ? formatJson(rows)
-          : formatTable(rows, context.outStyle, context.io.columns),
+          : formatTable(rows, context.outStyle, context.io.columns, widths),
       );
       deps.setExitCode(errors.length > 0 ? ExitCode.failure : ExitCode.ok);
     });
@@ -62,6 +63,7 @@ function formatTable(
   rows: ConversationRow[],
   style: Style,
   columns: number | undefined,
+  { columnsOf, fitColumns }: typeof import("./columns.ts"),
 ): string {
   if (rows.length === 0) return "No conversations\n";
   const header = ["ID", "TURNS", "LAST ACTIVITY", "ROOT", "TITLE"];

@@ -23,7 +23,7 @@ import { addEditCommand } from "./edit.ts";
 import { addInitCommand } from "./init.ts";
 import { addModelsCommand } from "./models.ts";
 import { type Io, sanitizeLine } from "./output.ts";
-import { styleFor } from "./style.ts";
+import { type Colors, colourAllowed, styleFor } from "./style.ts";
 import { addQueryCommand } from "./query.ts";
 import { addSummarizeCommand } from "./summarize.ts";
 import { addTurnsCommand } from "./turns.ts";
@@ -68,6 +68,8 @@ export interface RunOptions {
   envVariables: Record<string, string>;
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal;
+  /** Colour functions, loaded by the caller when a stream may be coloured. */
+  colors?: Colors;
 }
 
 /**
@@ -176,8 +178,14 @@ function buildProgram(
       const globals = program.opts();
       return {
         warn,
-        outStyle: styleFor(io.stdoutIsTerminal, options.env),
-        errStyle: styleFor(io.stderrIsTerminal, options.env),
+        outStyle: styleFor(
+          colourAllowed(io.stdoutIsTerminal, options.env),
+          options.colors,
+        ),
+        errStyle: styleFor(
+          colourAllowed(io.stderrIsTerminal, options.env),
+          options.colors,
+        ),
         io,
         env: options.env,
         envVariables: options.envVariables,

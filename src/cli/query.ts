@@ -10,7 +10,7 @@ import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";
 import { sanitizeLine, sanitizeText } from "./output.ts";
-import { type Spinner, startSpinner } from "./spinner.ts";
+import type { Spinner } from "./spinner.ts";
 
 /**
  * Environment variable (for tests) that shortens the background-task drain
@@ -72,6 +72,7 @@ export function addQueryCommand(
     )
     .action(async (words, opts) => {
       const { runTurn } = await import("../app/run_turn.ts");
+      const { startSpinner } = await import("./spinner.ts");
       const base = deps.context();
       const context = opts.model === undefined
         ? base

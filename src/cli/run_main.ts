@@ -8,6 +8,7 @@
 
 import { processIo } from "./output.ts";
 import { secretsOf } from "./redact.ts";
+import { colourAllowed, loadColors } from "./style.ts";
 import { runCli } from "./program.ts";
 
 /**
@@ -29,10 +30,18 @@ export async function runMain(): Promise<number> {
     Deno.addSignalListener("SIGTERM", onTerminate);
   }
   const variables = Deno.env.toObject();
+  const env = (name: string) => Deno.env.get(name);
+  const io = processIo(secretsOf(variables));
+  // Colour costs start-up (picocolors): loaded only when it can be shown.
+  const colors = colourAllowed(io.stdoutIsTerminal, env) ||
+      colourAllowed(io.stderrIsTerminal, env)
+    ? await loadColors()
+    : undefined;
   try {
     return await runCli(Deno.args, {
-      io: processIo(secretsOf(variables)),
-      env: (name) => Deno.env.get(name),
+      io,
+      env,
+      ...(colors === undefined ? {} : { colors }),
       cwd: Deno.cwd(),
       envVariables: variables,
       signal: interrupt.signal,

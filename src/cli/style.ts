@@ -1,13 +1,27 @@
 /**
  * Colour with intention: ids, markers (`[fallback]`, `[restored]`), `ok`
  * and `FAIL`, and dim hints, only on a terminal and never under `NO_COLOR`
- * (or `TERM=dumb`). Colours come from picocolors; widths from string-width.
+ * (or `TERM=dumb`). Colours come from picocolors, loaded only when a stream
+ * is a terminal (it would cost every command's start-up otherwise).
  *
  * @module
  */
 
-import { createColors } from "picocolors";
-import stringWidth from "string-width";
+/** The colour functions jpt uses (picocolors provides them). */
+export interface Colors {
+  /** Cyan text. */
+  cyan(text: string): string;
+  /** Yellow text. */
+  yellow(text: string): string;
+  /** Green text. */
+  green(text: string): string;
+  /** Red text. */
+  red(text: string): string;
+  /** Bold text. */
+  bold(text: string): string;
+  /** Dim text. */
+  dim(text: string): string;
+}
 
 /** The styles jpt uses, each a function of text (identity when colour is off). */
 export interface Style {
@@ -28,19 +42,49 @@ export interface Style {
 }
 
 /**
- * The style for one stream.
+ * Whether colour is allowed for a stream.
  *
  * @param isTerminal Whether the stream is a terminal.
  * @param env Environment access (`NO_COLOR`, `TERM`).
- * @returns The style.
+ * @returns `true` on a terminal without `NO_COLOR` and with a capable `TERM`.
  */
-export function styleFor(
+export function colourAllowed(
   isTerminal: boolean,
   env: (name: string) => string | undefined,
-): Style {
-  const enabled = isTerminal && (env("NO_COLOR") ?? "") === "" &&
-    env("TERM") !== "dumb";
-  const colors = createColors(enabled);
+): boolean {
+  return isTerminal && (env("NO_COLOR") ?? "") === "" && env("TERM") !== "dumb";
+}
+
+/**
+ * Loads the colour functions (picocolors).
+ *
+ * @returns picocolors, with colour on.
+ */
+export async function loadColors(): Promise<Colors> {
+  const { createColors } = await import("picocolors");
+  return createColors(true);
+}
+
+/**
+ * The style for one stream.
+ *
+ * @param enabled Whether colour is on for it (see {@linkcode colourAllowed}).
+ * @param colors The colour functions, when they were loaded.
+ * @returns The style (plain text when off or not loaded).
+ */
+export function styleFor(enabled: boolean, colors: Colors | undefined): Style {
+  if (!enabled || colors === undefined) {
+    const plain = (text: string) => text;
+    return {
+      enabled: false,
+      id: plain,
+      marker: plain,
+      good: plain,
+      bad: plain,
+      warn: plain,
+      dim: plain,
+    };
+  }
   return {
     enabled,
     id: colors.cyan,
@@ -50,40 +94,4 @@ export function styleFor(
     warn: colors.yellow,
     dim: colors.dim,
   };
-}
-
-/**
- * Cuts text to a number of terminal columns, ending in `…` when cut.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { fitColumns } from "./style.ts";
- * assert.equal(fitColumns("Add retry backoff", 10), "Add retry…");
- * assert.equal(fitColumns("日本語のタイトル", 7), "日本語…");
- * ```
- *
- * @param text Printable text (no escape sequences).
- * @param columns The most columns it may take.
- * @returns The text, cut when wider.
- */
-export function fitColumns(text: string, columns: number): string {
-  if (stringWidth(text) <= columns) return text;
-  if (columns <= 1) return columns === 1 ? "…" : "";
-  let result = "";
-  for (const char of text) {
-    if (stringWidth(result + char) > columns - 1) break;
-    result += char;
-  }
-  return `${result}…`;
-}
-
-/**
- * The terminal width of text.
- *
- * @param text Printable text.
- * @returns Its columns.
- */
-export function columnsOf(text: string): number {
-  return stringWidth(text);
 }

@@ -69,9 +69,13 @@ export function turnSummarySettings(config: ConfigTable): TurnSummarySettings {
       getPath(config, ["conversation", "turn_summary", "generate", "auto"]) !==
         false,
     batchSize: typeof batchSize === "number" && batchSize >= 1 ? batchSize : 5,
-    detach:
-      getPath(config, ["conversation", "turn_summary", "generate", "detach"]) !==
-        false,
+    detach: getPath(config, [
+      "conversation",
+      "turn_summary",
+      "generate",
+      "detach",
+    ]) !==
+      false,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The key of a turn in the label store: a hash of what the turn says (every
- * event's fields and timestamp but the `turn_start`'s), leaving out
+ * event's text as jp writes it, but the `turn_start`'s), leaving out
  * `event_id`s. Those and `summary` are what released jp drops when it saves
  * a conversation (and it adds a `turn_start` to a legacy stream), so a turn
  * keeps its key across a jp save and its label can be found again.
@@ -18,12 +18,15 @@ import { sha256Hex } from "./sha256.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { ConversationStream, turnContentKey } from "@jpt/cli";
+ * // Written as jp writes files: two-space JSON, event_id first.
  * const parse = (entries: unknown[]) =>
- *   ConversationStream.parse(new TextEncoder().encode(JSON.stringify(entries)));
+ *   ConversationStream.parse(
+ *     new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n"),
+ *   );
  * const request = { timestamp: "2026-01-01 00:00:00.1", type: "chat_request", content: "hi" };
  * const withLabel = parse([
- *   { timestamp: "2026-01-01 00:00:00.0", type: "turn_start", event_id: "a1", summary: "Greet" },
- *   { ...request, event_id: "b2" },
+ *   { event_id: "a1", timestamp: "2026-01-01 00:00:00.0", type: "turn_start", summary: "Greet" },
+ *   { event_id: "b2", ...request },
  * ]);
  * const afterJpSave = parse([
  *   { timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
@@ -40,25 +43,18 @@ import { sha256Hex } from "./sha256.ts";
  */
 export async function turnContentKey(turn: Turn): Promise<string> {
   // The turn_start is left out whole: it carries only the label, the id and
-  // a timestamp, and jp inserts one into a legacy stream when it saves.
-  const events = turn.events.filter((entry) => entry.type !== "turn_start")
-    .map((entry) => {
-      const data: Record<string, unknown> = { ...entry.data() };
-      delete data.event_id;
-      return data;
-    });
-  return await sha256Hex(`jpt-turn-content-1\n${stableJson(events)}`);
+  // a timestamp, and jp inserts one into a legacy stream when it saves. The
+  // other entries count as jp writes them, without their event_id (their
+  // text, so no entry is parsed or re-serialized: this runs on every turn a
+  // listing looks up).
+  const parts = turn.events.filter((entry) => entry.type !== "turn_start")
+    .map((entry) =>
+      entry.eventId === undefined
+        ? entry.text
+        : entry.text.replace(EVENT_ID_MEMBER, "")
+    );
+  return await sha256Hex(`jpt-turn-content-2\n${parts.join("\n")}`);
 }
 
-/** JSON with object keys sorted, so key order does not change the key. */
-function stableJson(value: unknown): string {
-  return JSON.stringify(
-    value,
-    (_key, item) =>
-      typeof item === "object" && item !== null && !Array.isArray(item)
-        ? Object.fromEntries(
-          Object.keys(item).sort().map((key) => [key, item[key]]),
-        )
-        : item,
-  );
-}
+/** The entry's own `event_id` member (jp writes it first) and what follows it up to the next key. */
+const EVENT_ID_MEMBER = /"event_id"\s*:\s*"(?:[^"\\]|\\.)*"\s*,?\s*/;

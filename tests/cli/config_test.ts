@@ -86,7 +86,11 @@ Deno.test("jpt config show prints defaults, keys and origins", async () => {
     "--json",
   ], { cwd: ws.root, env: ws.env });
   assert.equal(empty.code, 0, empty.stderr);
-  assert.deepEqual(JSON.parse(empty.stdout), { auto: true, batch_size: 5 });
+  assert.deepEqual(JSON.parse(empty.stdout), {
+    auto: true,
+    batch_size: 5,
+    detach: true,
+  });
 
   await Deno.writeTextFile(
     join(ws.root, ".jp", "config.toml"),

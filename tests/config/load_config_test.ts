@@ -115,7 +115,7 @@ Deno.test("loadConfig() starts from RFD 126's defaults", async () => {
   });
   assert.deepEqual(
     getPath(config.values, ["conversation", "turn_summary", "generate"]),
-    { auto: true, batch_size: 5 },
+    { auto: true, batch_size: 5, detach: true },
   );
   assert.equal(
     config.origins.get("conversation.turn_summary.generate.batch_size"),
