@@ -111,7 +111,8 @@ Deno.test("jpt config show prints defaults, keys and origins", async () => {
     "conversation.turn_summary.generate.auto = false  # env JP_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_AUTO\n" +
       `conversation.turn_summary.generate.batch_size = 2  # workspace (${
         join(ws.root, ".jp", "config.toml")
-      })\n`,
+      })\n` +
+      "conversation.turn_summary.generate.detach = true  # default\n",
   );
   const all = await runJpt(["config", "show"], { cwd: ws.root, env: ws.env });
   assert.match(
