@@ -17,15 +17,21 @@ import {
   resolveSummaryModel,
 } from "../src/summary/summary_model.ts";
 import { writeFileAtomic } from "../src/workspace/atomic_write.ts";
-import {
-  chatCompletion,
-  FakeLlm,
-  type RecordedRequest,
-  type Responder,
-  summaryResponder,
-} from "../tests/support/fake_llm.ts";
+import { FakeLlm } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
+import { isSummaryRequest, quickTurn, slowTurn } from "./turn_server.ts";
+import {
+  DETACH_DELAYS,
+  type DetachRow,
+  detachRun,
+  detachTable,
+} from "./detach_run.ts";
 import { type WatchRow, watchRun } from "./watch_run.ts";
+import {
+  type WorkspaceSizeRow,
+  workspaceSizeRun,
+  workspaceSizeTable,
+} from "./workspace_size.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = join(ROOT, "main.ts");
@@ -293,21 +299,7 @@ async function overlap(
 ): Promise<OverlapRow[]> {
   const rows: OverlapRow[] = [];
   for (const delay of summaryDelays) {
-    const isSummary = (request: RecordedRequest) =>
-      ((request.body?.messages as Array<{ content: string }> | undefined)?.[0]
-        ?.content ?? "").startsWith("You label");
-    const turnResponder: Responder = (request) => {
-      if (!request.path.endsWith("/chat/completions")) return { status: 404 };
-      if (request.body?.stream) {
-        return {
-          stream: {
-            pieces: Array(TURN_PIECES).fill("word "),
-            pieceDelayMs: TURN_PIECE_MS,
-          },
-        };
-      }
-      return { ...(summaryResponder()(request) as object), delayMs: delay };
-    };
+    const turnResponder = slowTurn(TURN_PIECES, TURN_PIECE_MS, delay);
     await using server = FakeLlm.start(turnResponder);
     const samples = {
       wallOn: [] as number[],
@@ -329,15 +321,7 @@ async function overlap(
           JP_USER_DATA_DIR: join(ws, "user"),
           JP_GLOBAL_CONFIG_DIR: join(ws, "global"),
         };
-        server.respond((request) => {
-          if (!request.path.endsWith("/chat/completions")) {
-            return { status: 404 };
-          }
-          if (request.body?.stream) {
-            return { stream: { pieces: ["first answer"] } };
-          }
-          return { json: chatCompletion("{}") };
-        });
+        server.respond(quickTurn);
         await runCli(["query", "--no-title", "first question"], {
           cwd: ws,
           env,
@@ -382,7 +366,7 @@ async function overlap(
           const start = performance.now();
           await summarizer.summarize(prepared, new AbortController().signal);
           samples.deadBaseline.push(dead + (performance.now() - start));
-        } else if (!server.requests.slice(before).some(isSummary)) {
+        } else if (!server.requests.slice(before).some(isSummaryRequest)) {
           throw new Error("no summary request was made with auto = true");
         }
         await Deno.remove(ws, { recursive: true });
@@ -465,11 +449,21 @@ async function startup(runs: number): Promise<StartupRow[]> {
 }
 
 // ---------------------------------------------------------------- report
+const DETACH_HEADING = "## Exit right after the reply: the detached worker";
+const DETACH_TEXT =
+  "`jpt query` streams a 1 s reply while the catch-up label of the turn before takes S. " +
+  "Dead time (reply's last byte to exit, median) with `detach = true` (work handed to a detached worker), " +
+  "`detach = false` (the query waits for it, up to its budget) and `auto = false` (no summaries: the floor); " +
+  "kept counts runs whose label was on the turn in `events.json` within S + 3 s of the query's start. " +
+  "Alone: `deno run -A bench/detach_run.ts`.";
+
 function report(
   scaleRows: ScaleRow[],
   overlapRows: OverlapRow[],
   startupRows: StartupRow[],
   watchRow: WatchRow | undefined,
+  detachRows: DetachRow[],
+  sizeRows: WorkspaceSizeRow[],
   seconds: number,
 ): string {
   const lines: string[] = [];
@@ -625,6 +619,22 @@ function report(
   }
   lines.push(
     "",
+    DETACH_HEADING,
+    "",
+    DETACH_TEXT,
+    "",
+    ...detachTable(detachRows),
+  );
+  lines.push(
+    "",
+    "## Workspace size",
+    "",
+    "`jpt config show` and `jpt turns <id>` of one conversation in workspaces of 1, 100 and 1,000 conversations (3 turns each); config loading walks only the directories its `extends` patterns name. Alone, beside another checkout: `deno run -A bench/workspace_size.ts --before DIR`.",
+    "",
+    ...workspaceSizeTable(sizeRows),
+  );
+  lines.push(
+    "",
     "## Reproduce",
     "",
     "```sh",
@@ -647,11 +657,21 @@ if (import.meta.main) {
   const watchRow = Deno.build.os === "linux"
     ? await watchRun(quick ? 100 : 1000, quick ? 3 : 10)
     : undefined;
+  const detachRows = await detachRun(
+    quick ? DETACH_DELAYS.quick : DETACH_DELAYS.full,
+    quick ? 1 : 3,
+  );
+  const sizeRows = await workspaceSizeRun(
+    quick ? [1, 100] : [1, 100, 1000],
+    quick ? 2 : 9,
+  );
   const text = report(
     scaleRows,
     overlapRows,
     startupRows,
     watchRow,
+    detachRows,
+    sizeRows,
     (performance.now() - started) / 1000,
   );
   console.log(text);

@@ -60,6 +60,12 @@ export interface CatchUpOptions {
   log?: (line: string) => void;
   /** The label store: labels jp dropped are restored from it first, and every label written goes into it. */
   labels?: LabelRecorder;
+  /**
+   * When the lock is held at the start, read the conversation without it and
+   * go on (restoring nothing): the summaries are written later, under the
+   * lock, or kept in the label store when it is still held (the worker).
+   */
+  proceedWhenLocked?: boolean;
   /** Called before each request and at the end with the turns summarized so far. */
   onProgress?: (summarized: number, candidates: number) => void;
 }
@@ -169,7 +175,11 @@ export async function catchUpConversation(
     }
   } catch (error) {
     if (!(error instanceof LockHeldError)) throw error;
-    return { ...result, status: "locked", error: error.message };
+    if (!options.proceedWhenLocked) {
+      return { ...result, status: "locked", error: error.message };
+    }
+    snapshot = (await loadConversation(ref)).stream;
+    candidates = candidateIndices(snapshot);
   }
   if (candidates.length === 0) {
     return {

@@ -36,7 +36,7 @@ import {
   createConversation,
   loadConversation,
   type LoadedConversation,
-  lockConversation,
+  lockConversationWaiting,
   removeStrayTempFiles,
   renameConversationDirs,
   saveConversation,
@@ -44,6 +44,7 @@ import {
 import type { ConversationLock } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { backgroundCatchUp } from "./background_catch_up.ts";
+import { startWorker } from "./hand_off.ts";
 import {
   currentWorkspace,
   effectiveConfig,
@@ -96,6 +97,11 @@ export interface TurnRequest {
   drainGraceMs?: number;
   /** Give up on a reply that sends nothing for this long, in milliseconds (default 120 s). */
   idleTimeoutMs?: number;
+  /**
+   * Hand background work still running at the end to a detached worker
+   * instead of waiting for it (default: `conversation.turn_summary.generate.detach`).
+   */
+  detach?: boolean;
 }
 
 /** How a turn ended. */
@@ -124,6 +130,8 @@ const INTERRUPTED_DRAIN_MS = 2_000;
 const DRAIN_BUDGET_MS = 10_000;
 /** The grace after the budget (RFD 107). */
 const DRAIN_GRACE_MS = 2_000;
+/** How long a turn waits for a conversation lock another process holds. */
+const LOCK_WAIT_MS = 2_000;
 /** How long a reply may send nothing before it is given up. */
 const IDLE_TIMEOUT_MS = 120_000;
 
@@ -175,7 +183,10 @@ export async function runTurn(
       conversation = newConversation(await uniqueId(workspace, now), now);
     }
   } else {
-    if (request.persist) lock = await lockConversation(workspace, target);
+    // A worker finishing the previous turn holds the lock for milliseconds.
+    if (request.persist) {
+      lock = await lockConversationWaiting(workspace, target, LOCK_WAIT_MS);
+    }
     try {
       if (request.persist) await removeStrayTempFiles(target);
       conversation = await loadConversation(target);
@@ -325,13 +336,37 @@ export async function runTurn(
   }
 
   sink.replyDone?.(reply, failure);
-  const budget = request.signal.aborted
-    ? INTERRUPTED_DRAIN_MS
-    : request.drainBudgetMs ?? DRAIN_BUDGET_MS;
-  const drain = await handler.drain(
-    budget,
-    Math.min(request.drainGraceMs ?? DRAIN_GRACE_MS, budget),
-  );
+  let drain: DrainReport;
+  const detach = request.detach ?? turnSummarySettings(config).detach;
+  if (detach && request.persist && !handler.allFinished) {
+    // Exit now: finished work is written here, the rest goes to a worker.
+    const unfinished = await handler.handOff();
+    const pid = startWorker(session, {
+      conversation: conversation.ref.id,
+      title: titleTask !== undefined && unfinished.includes(titleTask),
+      workspace: workspace.root,
+    });
+    sink.log(
+      `handed ${
+        unfinished.map((task) => task.name).join(", ")
+      } to worker ${pid}`,
+    );
+    drain = {
+      finished: [],
+      aborted: [],
+      dropped: [],
+      showedStatus: false,
+      handedOff: unfinished.map((task) => task.name),
+    };
+  } else {
+    const budget = request.signal.aborted
+      ? INTERRUPTED_DRAIN_MS
+      : request.drainBudgetMs ?? DRAIN_BUDGET_MS;
+    drain = await handler.drain(
+      budget,
+      Math.min(request.drainGraceMs ?? DRAIN_GRACE_MS, budget),
+    );
+  }
   if (request.signal.aborted) status = "interrupted";
   const problems = [
     permanentProblem("Turn summaries", summaryTask?.failure),

@@ -26,6 +26,7 @@ import {
 } from "../workspace/conversation_files.ts";
 import { compareTimestamps } from "../conversation/timestamp.ts";
 import { JptError } from "../errors/jpt_error.ts";
+import { mapBounded } from "../task/map_bounded.ts";
 
 /**
  * Where a flow runs: the environment, the working directory and the global
@@ -140,6 +141,8 @@ export async function optionalWorkspace(
   }
 }
 
+const METADATA_READS_IN_FLIGHT = 32;
+
 /**
  * The most recently activated conversation of a workspace (by
  * `last_activated_at`), the default for commands given no conversation.
@@ -150,15 +153,24 @@ export async function optionalWorkspace(
 export async function mostRecentConversation(
   workspace: Workspace,
 ): Promise<ConversationRef | undefined> {
+  const refs = await listConversations(workspace);
+  // Read in parallel: a workspace of thousands is not read one file at a time.
+  const times = await mapBounded(
+    refs,
+    METADATA_READS_IN_FLIGHT,
+    async (ref) => {
+      if (await isIncomplete(ref)) return undefined;
+      try {
+        return (await loadMetadata(ref)).lastActivatedAt;
+      } catch {
+        return undefined;
+      }
+    },
+  );
   let best: { ref: ConversationRef; at: string } | undefined;
-  for (const ref of await listConversations(workspace)) {
-    if (await isIncomplete(ref)) continue;
-    let at: string;
-    try {
-      at = (await loadMetadata(ref)).lastActivatedAt;
-    } catch {
-      continue;
-    }
+  for (const [index, ref] of refs.entries()) {
+    const at = times[index];
+    if (at === undefined) continue;
     if (best === undefined || compareTimestamps(at, best.at) >= 0) {
       best = { ref, at };
     }

@@ -28,6 +28,7 @@ import { addQueryCommand } from "./query.ts";
 import { addSummarizeCommand } from "./summarize.ts";
 import { addTurnsCommand } from "./turns.ts";
 import { addWatchCommand } from "./watch.ts";
+import { addWorkerCommands } from "./worker.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
@@ -210,5 +211,6 @@ function buildProgram(
   addConfigCommand(program, deps);
   addModelsCommand(program, deps);
   addWatchCommand(program, deps);
+  addWorkerCommands(program, deps);
   return program;
 }

@@ -207,8 +207,27 @@ export async function expandGlob(
       ) found.push(path);
     }
   };
-  await walk(base);
+  await walk(globRoot(base, pattern));
   return found.sort();
+}
+
+/**
+ * Where a glob's walk starts: `base` joined with the pattern's leading
+ * directories that hold no wildcard: jp's default `extends` walks
+ * `config.d/` only, never `conversations/` (a workspace's size does not slow
+ * config loading).
+ *
+ * @param base The directory the pattern is relative to.
+ * @param pattern The glob.
+ * @returns The directory to walk.
+ */
+export function globRoot(base: string, pattern: string): string {
+  const literal: string[] = [];
+  for (const part of pattern.split("/").slice(0, -1)) {
+    if (/[*?[]/.test(part)) break;
+    literal.push(part);
+  }
+  return join(base, ...literal);
 }
 
 function globToRegExp(pattern: string): RegExp {

@@ -32,12 +32,14 @@ export interface TaskHandlerOptions {
 export interface DrainReport {
   /** Tasks whose run finished (and were synced). */
   finished: string[];
-  /** Tasks aborted at the budget that then finished within the grace period. */
+  /** Tasks still running after the budget and the grace that stopped at the abort. */
   aborted: string[];
   /** Tasks still running after the grace period (dropped unsynced). */
   dropped: string[];
   /** Whether the finishing-tasks line was shown. */
   showedStatus: boolean;
+  /** Tasks handed to a detached worker instead (they were still running). */
+  handedOff?: string[];
 }
 
 interface Spawned {
@@ -51,8 +53,10 @@ interface Spawned {
 export const STATUS_DELAY_MS = 1000;
 /** Default drain budget (RFD 107). */
 export const DRAIN_BUDGET_MS = 10_000;
-/** Grace period after aborting at the budget (RFD 107). */
+/** Grace period after the budget, before aborting (RFD 107). */
 export const DRAIN_GRACE_MS = 2_000;
+/** How long a task that stops at the abort has to return. */
+const ABORT_SETTLE_MS = 50;
 
 /** Runs background tasks and drains them. */
 export class TaskHandler {
@@ -97,13 +101,46 @@ export class TaskHandler {
   }
 
   /**
+   * Hands the work off instead of waiting for it: syncs every task that has
+   * finished, and aborts (and drops) the ones still running, whose work the
+   * caller passes on (a detached worker redoes it).
+   *
+   * @returns The tasks that were still running.
+   */
+  async handOff(): Promise<BackgroundTask[]> {
+    const unfinished: BackgroundTask[] = [];
+    for (const entry of this.#spawned.splice(0)) {
+      if (!entry.finished) {
+        entry.controller.abort(
+          new DOMException("Handed off to a worker", "AbortError"),
+        );
+        unfinished.push(entry.task);
+        continue;
+      }
+      try {
+        await entry.task.sync();
+      } catch (error) {
+        this.#options.log(
+          `${entry.task.name}: sync failed: ${describe(error)}`,
+        );
+      }
+    }
+    return unfinished;
+  }
+
+  /** Whether every spawned task has finished its run. */
+  get allFinished(): boolean {
+    return this.#spawned.every((entry) => entry.finished);
+  }
+
+  /**
    * Waits for run phases up to the budget (showing `⏱ Finishing background
-   * tasks…` with elapsed seconds after one second, on a terminal), aborts
-   * what is left, allows a grace period, drops what still runs, then syncs
+   * tasks…` with elapsed seconds after one second, on a terminal), then the
+   * grace period, aborts what is left, drops what still runs, then syncs
    * each finished task in spawn order.
    *
    * @param budgetMs The wait budget (default 10 s).
-   * @param graceMs The grace after aborting (default 2 s).
+   * @param graceMs The grace after the budget, before the abort (default 2 s).
    * @returns What finished, was aborted, or was dropped.
    */
   async drain(
@@ -133,7 +170,12 @@ export class TaskHandler {
       ticker = setInterval(show, 1000);
     }, STATUS_DELAY_MS);
     try {
-      if (!await settlesWithin(all, budgetMs)) {
+      // Past the budget a request in flight still gets the grace to finish
+      // on its own; only then is it aborted (RFD 107).
+      if (
+        !await settlesWithin(all, budgetMs) &&
+        !await settlesWithin(all, graceMs)
+      ) {
         for (const entry of this.#spawned) {
           if (!entry.finished) {
             entry.controller.abort(
@@ -145,7 +187,8 @@ export class TaskHandler {
             report.aborted.push(entry.task.name);
           }
         }
-        await settlesWithin(all, graceMs);
+        // A task that stops at the abort is still synced.
+        await settlesWithin(all, ABORT_SETTLE_MS);
       }
     } finally {
       clearTimeout(showAt);

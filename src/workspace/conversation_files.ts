@@ -408,6 +408,32 @@ export async function lockConversation(
 }
 
 /**
+ * Takes the conversation lock, waiting a little while another process holds
+ * it (a worker's or jp's write takes milliseconds), then giving up.
+ *
+ * @param workspace The workspace, if any.
+ * @param ref The conversation.
+ * @param waitMs The longest wait.
+ * @returns The held lock.
+ * @throws {LockHeldError} When it is still held after the wait.
+ */
+export async function lockConversationWaiting(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+  waitMs: number,
+): Promise<ConversationLock> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return await lockConversation(workspace, ref);
+    } catch (error) {
+      if (!(error instanceof LockHeldError) || Date.now() >= until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/**
  * Takes a conversation's lock if it is free, as background tasks do: a held
  * lock means another process is writing, and the task's work waits for next time.
  *

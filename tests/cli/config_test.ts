@@ -89,7 +89,8 @@ Deno.test("jpt config show prints defaults, keys and origins", async () => {
   assert.deepEqual(JSON.parse(empty.stdout), {
     auto: true,
     batch_size: 5,
-    detach: true,
+    // The test environment turns the detached worker off (ISOLATED).
+    detach: false,
   });
 
   await Deno.writeTextFile(
@@ -112,7 +113,7 @@ Deno.test("jpt config show prints defaults, keys and origins", async () => {
       `conversation.turn_summary.generate.batch_size = 2  # workspace (${
         join(ws.root, ".jp", "config.toml")
       })\n` +
-      "conversation.turn_summary.generate.detach = true  # default\n",
+      "conversation.turn_summary.generate.detach = false  # env JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_DETACH\n",
   );
   const all = await runJpt(["config", "show"], { cwd: ws.root, env: ws.env });
   assert.match(

@@ -209,6 +209,11 @@ Deno.test("a turn edited on disk while its summary is in flight keeps no summary
     },
   });
   const { ws, query, stream, conversationDir } = await setUp(server);
+  // This test is about the drain (detach = false keeps it in the query).
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "jpt.toml"),
+    "[conversation.turn_summary.generate]\ndetach = false\n",
+  );
   await using _ = ws;
   await query(["--no-title", "first"]);
   dir = await conversationDir();

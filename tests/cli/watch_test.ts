@@ -15,6 +15,7 @@ import {
   requestedTurnIds,
   summaryResponder,
 } from "../support/fake_llm.ts";
+import { eventually } from "../support/eventually.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 
@@ -58,20 +59,6 @@ async function setUp() {
   const lock = join(ws.root, ".jp", "locks", "jp-c17800000000.lock");
   await Deno.mkdir(join(ws.root, ".jp", "locks"), { recursive: true });
   return { server, ws, dir, events, stream, lock };
-}
-
-/** Waits (bounded) until a condition holds. */
-async function eventually(
-  what: string,
-  condition: () => Promise<boolean>,
-  seconds = 15,
-): Promise<void> {
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`not within ${seconds} s: ${what}`);
 }
 
 Deno.test("jpt watch labels turns, leaves a held lock alone, restores what jp's save dropped, stops on SIGTERM", async () => {

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   ConfigFileError,
+  expandGlob,
+  globRoot,
   parseConfigFile,
 } from "../../src/config/config_file.ts";
 
@@ -39,6 +41,44 @@ Deno.test("parseConfigFile() names the file, line and column of a TOML error", a
       parseConfigFile(json),
       /the top level must be a table/,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("globRoot() starts the walk below the pattern's literal directories", () => {
+  assert.equal(globRoot("/w/.jp", "config.d/**/*"), "/w/.jp/config.d");
+  assert.equal(globRoot("/w/.jp", "a/b/*.toml"), "/w/.jp/a/b");
+  assert.equal(globRoot("/w/.jp", "a/*/c/*.toml"), "/w/.jp/a");
+  assert.equal(globRoot("/w/.jp", "**/*.toml"), "/w/.jp");
+  assert.equal(globRoot("/w/.jp", "one.toml"), "/w/.jp");
+});
+
+Deno.test("expandGlob() finds nested drop-ins and nothing outside the pattern's directory", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(join(dir, "config.d", "deep"), { recursive: true });
+    await Deno.mkdir(join(dir, "conversations", "config.d"), {
+      recursive: true,
+    });
+    for (
+      const file of [
+        "config.d/a.toml",
+        "config.d/deep/b.toml",
+        "conversations/config.d/c.toml",
+        "top.toml",
+      ]
+    ) await Deno.writeTextFile(join(dir, file), "");
+    assert.deepEqual(await expandGlob(dir, "config.d/**/*"), [
+      join(dir, "config.d", "a.toml"),
+      join(dir, "config.d", "deep", "b.toml"),
+    ]);
+    assert.deepEqual(await expandGlob(dir, "**/*.toml"), [
+      join(dir, "config.d", "a.toml"),
+      join(dir, "config.d", "deep", "b.toml"),
+      join(dir, "conversations", "config.d", "c.toml"),
+      join(dir, "top.toml"),
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -10,13 +10,17 @@ import { MAIN_TS } from "./paths.ts";
 
 /**
  * jpt's data (the label store) and config for runs that name none, private
- * to this test process: a test never reads or writes the developer's own.
+ * to this test process: a test never reads or writes the developer's own;
+ * and no detached worker unless a test asks for one.
  */
 export const ISOLATED: Record<string, string> = (() => {
   const dir = Deno.makeTempDirSync({ prefix: "jpt-test-home-" });
   return {
     JPT_DATA_DIR: join(dir, "data"),
     JPT_CONFIG_DIR: join(dir, "config"),
+    // Tests wait for background work in the query (the drain), unless they
+    // test the detached worker and say so: no worker outlives a test.
+    JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_DETACH: "false",
   };
 })();
 

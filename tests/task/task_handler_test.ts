@@ -120,3 +120,15 @@ Deno.test("TaskHandler shows the finishing-tasks line on a terminal once a task 
     "nothing is written when stderr is not a terminal",
   );
 });
+
+Deno.test("TaskHandler gives a task still running at the budget its grace before the abort", async () => {
+  const handler = new TaskHandler({ log: () => {} });
+  const slowish = controllable("slowish");
+  handler.spawn(slowish.task);
+  // Finishes on its own 30 ms past a 20 ms budget, inside a 200 ms grace.
+  setTimeout(() => slowish.release(), 50);
+  const report = await handler.drain(20, 200);
+  assert.deepEqual(report.finished, ["slowish"]);
+  assert.deepEqual(report.aborted, [], "never aborted");
+  assert.deepEqual(slowish.events, ["run", "sync"]);
+});

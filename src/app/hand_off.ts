@@ -1,0 +1,78 @@
+/**
+ * Hand background work to a detached jpt worker process, so `jpt query`
+ * exits right after the reply. The worker is started through the same entry
+ * point as this process (the sources, the bundled file, a compiled binary,
+ * or `deno run jsr:…`), in a session of its own, with no standard streams
+ * (a pipeline ends when the query does). It gets the conversation and the
+ * global options on its command line, never a key: it reads keys from the
+ * environment it inherits.
+ *
+ * @module
+ */
+
+import { basename } from "node:path";
+import type { Session } from "./session.ts";
+
+/** What the worker is to do. */
+export interface WorkerJob {
+  /** The conversation id. */
+  conversation: string;
+  /** Generate the conversation's title too. */
+  title: boolean;
+  /** The workspace root. */
+  workspace: string;
+}
+
+/**
+ * The command line that runs jpt again, as this process was run.
+ *
+ * @returns The program and its leading arguments.
+ */
+export function jptCommand(): string[] {
+  const exe = Deno.execPath();
+  // A compiled binary is jpt itself; anything else runs the main module.
+  return /^deno(\.exe)?$/i.test(basename(exe))
+    ? [exe, "run", "-A", "--quiet", Deno.mainModule]
+    : [exe];
+}
+
+/**
+ * The worker's arguments for a job (no secret: keys stay in the environment).
+ *
+ * @param session The query's session (its `--cfg` and `--model` carry over).
+ * @param job The job.
+ * @returns The arguments after the program.
+ */
+export function workerArgs(session: Session, job: WorkerJob): string[] {
+  return [
+    "--workspace",
+    job.workspace,
+    ...session.cfg.flatMap((value) => ["--cfg", value]),
+    ...(session.model === undefined ? [] : ["--model", session.model]),
+    "worker",
+    "--id",
+    job.conversation,
+    ...(job.title ? ["--title"] : []),
+  ];
+}
+
+/**
+ * Starts a detached worker and does not wait for it.
+ *
+ * @param session The query's session.
+ * @param job The job.
+ * @returns The worker's process id.
+ */
+export function startWorker(session: Session, job: WorkerJob): number {
+  const [program, ...leading] = jptCommand();
+  const child = new Deno.Command(program!, {
+    args: [...leading, ...workerArgs(session, job)],
+    cwd: session.cwd,
+    detached: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  child.unref();
+  return child.pid;
+}

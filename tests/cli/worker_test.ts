@@ -1,0 +1,322 @@
+/**
+ * `jpt query` exits right after the reply and hands unfinished background
+ * work to a detached worker, which writes later, under the lock, with the
+ * freshness check; a held lock is waited for up to a bound, and what it
+ * cannot write stays in the label store.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import { runJpt, spawnJpt } from "../support/cli.ts";
+import { canRun } from "../support/can_run.ts";
+import {
+  chatCompletion,
+  FakeLlm,
+  type RecordedRequest,
+  requestedTurnIds,
+  summaryResponder,
+} from "../support/fake_llm.ts";
+import { eventually } from "../support/eventually.ts";
+import { tempWorkspace } from "../support/workspace.ts";
+
+const LINUX = Deno.build.os === "linux";
+const HAS_FLOCK = canRun("flock", ["--version"]);
+const isSummary = (request: RecordedRequest) =>
+  requestedTurnIds(request).length > 0;
+
+/** A server: quick chat replies, summaries after `summaryDelayMs`. */
+function server(summaryDelayMs: number): FakeLlm {
+  return FakeLlm.start(async (request) => {
+    if (request.body?.stream) return { stream: { pieces: ["Reply."] } };
+    if (!isSummary(request)) return { json: chatCompletion("{}") };
+    await new Promise((resolve) => setTimeout(resolve, summaryDelayMs));
+    return summaryResponder()(request);
+  });
+}
+
+async function setUp(llm: FakeLlm, extraEnv: Record<string, string> = {}) {
+  const ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${llm.url}"\n[conversation.title.generate]\nauto = false\n`,
+  );
+  const env: Record<string, string> = {
+    ...ws.env,
+    JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_DETACH: "true",
+    ...extraEnv,
+  };
+  const query = (words: string[]) =>
+    runJpt(["query", ...words], { cwd: ws.root, env });
+  const first = await query(["--new", "first question"]);
+  assert.equal(first.code, 0, first.stderr);
+  const [name] = [...Deno.readDirSync(ws.conversations)].map((e) => e.name);
+  const dir = join(ws.conversations, name!);
+  const events = join(dir, "events.json");
+  const summaryOfTurn1 = async () =>
+    ConversationStream.parse(await Deno.readFile(events)).turns()[0]!.summary;
+  const lock = join(ws.root, ".jp", "locks", `jp-c${name!.split("-")[0]}.lock`);
+  const log = join(env.JPT_DATA_DIR!, "worker.log");
+  return { ws, env, query, dir, events, summaryOfTurn1, lock, log };
+}
+
+/** The pid of the worker that logged it started. */
+async function workerPid(log: string): Promise<number> {
+  let pid = 0;
+  await eventually("the worker started", async () => {
+    const text = await Deno.readTextFile(log).catch(() => "");
+    pid = Number(/\[(\d+)\] started/.exec(text)?.[1] ?? 0);
+    return pid > 0;
+  });
+  return pid;
+}
+
+Deno.test("with the summary slower than the turn, the pipes close right after the reply and the summary lands later", async () => {
+  await using llm = server(2_000);
+  const { ws, query, summaryOfTurn1, log } = await setUp(llm);
+  await using _ = ws;
+  const second = await query(["second question"]);
+  // runJpt read stdout and stderr to their end: the query is gone.
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(second.stdout, "Reply.\n");
+  const summary = llm.chatRequests.filter(isSummary);
+  assert.equal(summary.length, 1, "the query had started the summary");
+  assert.equal(summary[0]!.answeredAt, undefined, "and did not wait for it");
+  await eventually(
+    "the summary landed",
+    async () => (await summaryOfTurn1()) !== undefined,
+  );
+  assert.match(await Deno.readTextFile(log), /started for \d+/);
+  const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });
+  assert.equal(check.code, 0, check.stdout);
+});
+
+Deno.test("Ctrl-C mid-reply: the partial reply is stored, exit 130 at once, the pending summary goes to a worker", async () => {
+  await using llm = server(2_000);
+  const { ws, env, events, summaryOfTurn1, log } = await setUp(llm);
+  await using _ = ws;
+  llm.respond(async (request) => {
+    if (request.body?.stream) {
+      return {
+        stream: { pieces: ["partial ", "never ", "ends"], pieceDelayMs: 400 },
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    return summaryResponder()(request);
+  });
+  const child = spawnJpt(["query", "second question"], { cwd: ws.root, env });
+  const reader = child.stdout.getReader();
+  assert.match(
+    new TextDecoder().decode((await reader.read()).value),
+    /partial/,
+  );
+  child.kill("SIGINT");
+  reader.releaseLock();
+  const output = await child.output();
+  assert.equal(output.code, 130);
+  const turns = ConversationStream.parse(await Deno.readFile(events)).turns();
+  const reply = turns[1]!.events.find((e) => e.type === "chat_response")!
+    .data().message as string;
+  assert.ok(reply.startsWith("partial") && !reply.includes("ends"), reply);
+  assert.equal(
+    llm.chatRequests.filter(isSummary)[0]?.answeredAt,
+    undefined,
+    "the query did not wait for the summary",
+  );
+  await eventually(
+    "the worker's summary landed",
+    async () => (await summaryOfTurn1()) !== undefined,
+  );
+  assert.match(await Deno.readTextFile(log), /started for \d+/);
+});
+
+Deno.test({
+  name:
+    "a worker waits for a jp-style flock holder and writes after its release",
+  ignore: !HAS_FLOCK,
+  async fn() {
+    await using llm = server(300);
+    const { ws, query, events, summaryOfTurn1, lock } = await setUp(llm);
+    await using _ = ws;
+    const second = await query(["second question"]);
+    assert.equal(second.code, 0, second.stderr);
+    const held = new Deno.Command("flock", {
+      args: ["--exclusive", lock, "sleep", "2"],
+    }).spawn();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const whileHeld = await Deno.readTextFile(events);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(
+      await Deno.readTextFile(events),
+      whileHeld,
+      "no write while held",
+    );
+    await held.status;
+    await eventually(
+      "written after release",
+      async () => (await summaryOfTurn1()) !== undefined,
+    );
+    const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });
+    assert.equal(check.code, 0, check.stdout);
+  },
+});
+
+Deno.test({
+  name:
+    "a lock held past the worker's bound: no write, the label kept in the store, the next query restores it with no request",
+  ignore: !HAS_FLOCK,
+  async fn() {
+    let lockPath = "";
+    let holder: Deno.ChildProcess | undefined;
+    await using llm = FakeLlm.start(async (request) => {
+      if (request.body?.stream) return { stream: { pieces: ["Reply."] } };
+      if (!isSummary(request)) return { json: chatCompletion("{}") };
+      if (holder === undefined && lockPath !== "") {
+        // jp takes the lock while the worker's request is out.
+        holder = new Deno.Command("flock", {
+          args: ["--exclusive", lockPath, "sleep", "3"],
+        }).spawn();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      return summaryResponder()(request);
+    });
+    const { ws, env, summaryOfTurn1, lock, log } = await setUp(llm, {
+      JPT_WORKER_LOCK_WAIT_MS: "300",
+    });
+    await using _ = ws;
+    await Deno.writeTextFile(
+      join(ws.root, ".jp", "jpt.toml"),
+      "[conversation.turn_summary.generate]\nbatch_size = 1\n",
+    );
+    lockPath = lock;
+    // The query's own request is handed off at once; the worker asks again.
+    const second = await runJpt(["query", "second question"], {
+      cwd: ws.root,
+      env,
+    });
+    assert.equal(second.code, 0, second.stderr);
+    await eventually(
+      "the worker gave up",
+      async () =>
+        /still locked/.test(await Deno.readTextFile(log).catch(() => "")),
+    );
+    await holder?.status;
+    assert.equal(await summaryOfTurn1(), undefined, "nothing written");
+    const asked = llm.chatRequests.filter(isSummary).length;
+    const third = await runJpt(["query", "third question"], {
+      cwd: ws.root,
+      env: { ...env, JPT_DRAIN_BUDGET_MS: "0" },
+    });
+    assert.equal(third.code, 0, third.stderr);
+    const turn1 = ConversationStream.parse(
+      await Deno.readFile(join(
+        ws.conversations,
+        [
+          ...Deno.readDirSync(ws.conversations),
+        ][0]!.name,
+        "events.json",
+      )),
+    ).turns()[0]!;
+    assert.equal(
+      turn1.summary,
+      `Summarize turn ${turn1.id}`,
+      "restored from the store with the query's request save",
+    );
+    const sentAfter = llm.chatRequests.filter(isSummary).slice(asked)
+      .flatMap(requestedTurnIds);
+    assert.ok(!sentAfter.includes(turn1.id!), `not asked again: ${sentAfter}`);
+  },
+});
+
+Deno.test({
+  name:
+    "a worker killed with SIGKILL mid-request leaves every file valid; the next query does the work",
+  ignore: !LINUX,
+  async fn() {
+    await using llm = server(30_000);
+    const { ws, query, summaryOfTurn1, log } = await setUp(llm);
+    await using _ = ws;
+    assert.equal((await query(["second question"])).code, 0);
+    const pid = await workerPid(log);
+    await eventually(
+      "the worker asked the model",
+      () => Promise.resolve(llm.chatRequests.filter(isSummary).length >= 2),
+    );
+    Deno.kill(pid, "SIGKILL");
+    const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });
+    assert.equal(check.code, 0, check.stdout);
+    assert.equal(await summaryOfTurn1(), undefined);
+    llm.respond(summaryResponderOrChat());
+    assert.equal((await query(["third question"])).code, 0);
+    await eventually(
+      "the next query summarized turn 1",
+      async () => (await summaryOfTurn1()) !== undefined,
+    );
+  },
+});
+
+function summaryResponderOrChat() {
+  return (request: RecordedRequest) =>
+    request.body?.stream
+      ? { stream: { pieces: ["Reply."] } }
+      : summaryResponder()(request);
+}
+
+Deno.test({
+  name: "no API key on the worker's command line",
+  ignore: !LINUX,
+  async fn() {
+    const key = "sk-never-on-a-command-line-0123456789";
+    // Read while the worker waits for its summary answer: it is alive then.
+    let logPath = "";
+    let seen: { pid: number; cmdline: string; environ: string } | undefined;
+    await using llm = FakeLlm.start(async (request) => {
+      if (request.body?.stream) return { stream: { pieces: ["Reply."] } };
+      if (!isSummary(request)) return { json: chatCompletion("{}") };
+      const text = await Deno.readTextFile(logPath).catch(() => "");
+      const pid = Number(/\[(\d+)\] started/.exec(text)?.[1] ?? 0);
+      if (pid > 0 && seen === undefined) {
+        seen = {
+          pid,
+          cmdline: await Deno.readTextFile(`/proc/${pid}/cmdline`),
+          environ: await Deno.readTextFile(`/proc/${pid}/environ`),
+        };
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      } else if (pid === 0) {
+        // The query's own request: slower than the turn, so it is handed off.
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+      }
+      return summaryResponder()(request);
+    });
+    const { ws, query, log } = await setUp(llm, {
+      OPENAI_API_KEY: key,
+      OPENAI_BASE_URL: "http://127.0.0.1:8",
+    });
+    logPath = log;
+    await using _ = ws;
+    await Deno.writeTextFile(
+      join(ws.root, ".jp", "jpt.toml"),
+      `[conversation.turn_summary.generate.model]\nid = "ollama/tiny"\n`,
+    );
+    assert.equal((await query(["second question"])).code, 0);
+    await eventually(
+      "the worker asked for its summary",
+      () => Promise.resolve(seen !== undefined),
+    );
+    assert.ok(seen!.cmdline.includes("worker"), seen!.cmdline);
+    assert.ok(!seen!.cmdline.includes(key));
+    assert.ok(
+      seen!.environ.includes(key),
+      "the key reaches it through the environment",
+    );
+    await eventually(
+      "the worker finished",
+      async () =>
+        /finished|wrote|summarized/.test(
+          await Deno.readTextFile(log).catch(() => ""),
+        ),
+    );
+  },
+});
