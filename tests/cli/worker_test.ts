@@ -264,6 +264,19 @@ function summaryResponderOrChat() {
       : summaryResponder()(request);
 }
 
+/**
+ * A `/proc/<pid>/` file of another process, read through `cat`: Deno asks for
+ * `--allow-all` to read those directly, and the suite runs with less.
+ */
+async function procFile(pid: number, name: string): Promise<string> {
+  const output = await new Deno.Command("cat", {
+    args: [`/proc/${pid}/${name}`],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(output.stdout);
+}
+
 Deno.test({
   name: "no API key on the worker's command line",
   ignore: !LINUX,
@@ -280,8 +293,8 @@ Deno.test({
       if (pid > 0 && seen === undefined) {
         seen = {
           pid,
-          cmdline: await Deno.readTextFile(`/proc/${pid}/cmdline`),
-          environ: await Deno.readTextFile(`/proc/${pid}/environ`),
+          cmdline: await procFile(pid, "cmdline"),
+          environ: await procFile(pid, "environ"),
         };
         await new Promise((resolve) => setTimeout(resolve, 500));
       } else if (pid === 0) {
