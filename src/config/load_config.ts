@@ -11,6 +11,7 @@
 import { join, relative, resolve, sep as SEPARATOR } from "node:path";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { readEvent } from "../conversation/events.ts";
+import { appConfigDir } from "../workspace/user_dirs.ts";
 import type { EnvReader, Workspace } from "../workspace/workspace.ts";
 import { type CfgOperation, parseCfgArg } from "./cfg_arg.ts";
 import {
@@ -306,19 +307,7 @@ function nestedAt(
  * @returns The directory, or `undefined` when no home is known.
  */
 export function jptConfigDir(env: EnvReader): string | undefined {
-  const explicit = env("JPT_CONFIG_DIR");
-  if (explicit) return explicit;
-  if (Deno.build.os === "windows") {
-    const appData = env("APPDATA");
-    return appData ? join(appData, "jpt") : undefined;
-  }
-  const xdg = env("XDG_CONFIG_HOME");
-  if (xdg && xdg.startsWith("/")) return join(xdg, "jpt");
-  const home = env("HOME");
-  if (!home) return undefined;
-  return Deno.build.os === "darwin"
-    ? join(home, "Library", "Application Support", "jpt")
-    : join(home, ".config", "jpt");
+  return appConfigDir(env, "jpt", "JPT_CONFIG_DIR", ["jpt"]);
 }
 
 /** Origin labels of the layers that arrive with a repository. */
@@ -377,19 +366,7 @@ export function conversationLayer(
  * @returns The directory, or `undefined` when no home is known.
  */
 export function globalConfigDir(env: EnvReader): string | undefined {
-  const explicit = env("JP_GLOBAL_CONFIG_DIR");
-  if (explicit) return explicit;
-  if (Deno.build.os === "windows") {
-    const appData = env("APPDATA");
-    return appData ? join(appData, "jp", "config") : undefined;
-  }
-  const xdg = env("XDG_CONFIG_HOME");
-  if (xdg && xdg.startsWith("/")) return join(xdg, "jp");
-  const home = env("HOME");
-  if (!home) return undefined;
-  return Deno.build.os === "darwin"
-    ? join(home, "Library", "Application Support", "jp")
-    : join(home, ".config", "jp");
+  return appConfigDir(env, "jp", "JP_GLOBAL_CONFIG_DIR", ["jp", "config"]);
 }
 
 function apply(tree: ConfigTree, operation: CfgOperation, label: string): void {

@@ -22,7 +22,7 @@
 
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
-import type { EnvReader } from "./workspace.ts";
+import { appDataDir, type EnvReader } from "./user_dirs.ts";
 
 /** One stored label. */
 export interface StoredLabel {
@@ -60,19 +60,7 @@ const encoder = new TextEncoder();
  * @returns The directory, or `undefined` when no home is known.
  */
 export function jptDataDir(env: EnvReader): string | undefined {
-  const explicit = env("JPT_DATA_DIR");
-  if (explicit) return explicit;
-  const xdg = env("XDG_DATA_HOME");
-  if (xdg && xdg.startsWith("/")) return join(xdg, "jpt");
-  if (Deno.build.os === "windows") {
-    const local = env("LOCALAPPDATA");
-    return local ? join(local, "jpt", "data") : undefined;
-  }
-  const home = env("HOME");
-  if (!home) return undefined;
-  return Deno.build.os === "darwin"
-    ? join(home, "Library", "Application Support", "jpt")
-    : join(home, ".local", "share", "jpt");
+  return appDataDir(env, "jpt", "JPT_DATA_DIR");
 }
 
 /** The label store; see the module doc. A store without a directory keeps nothing. */

@@ -3,12 +3,12 @@ import { join, resolve } from "node:path";
 import { idFromDirName } from "./conversation_id.ts";
 import { exists, isDirectory } from "./fs_probe.ts";
 import { readRegularFile } from "./read_bounded.ts";
+import { appDataDir, type EnvReader } from "./user_dirs.ts";
 
 /** Name of jp's workspace directory. */
 export const STORAGE_DIR = ".jp";
 
-/** Reads an environment variable; replaceable in tests. */
-export type EnvReader = (name: string) => string | undefined;
+export type { EnvReader } from "./user_dirs.ts";
 
 /** The two places a conversation can be stored (storage reference 1.5). */
 export type StorageRootKind = "workspace" | "user";
@@ -174,19 +174,7 @@ export class Workspace {
  * @returns The directory, or `undefined` when no home directory is known.
  */
 export function userDataDir(env: EnvReader = Deno.env.get): string | undefined {
-  const explicit = env("JP_USER_DATA_DIR");
-  if (explicit) return explicit;
-  const xdg = env("XDG_DATA_HOME");
-  if (xdg && xdg.startsWith("/")) return join(xdg, "jp");
-  if (Deno.build.os === "windows") {
-    const local = env("LOCALAPPDATA");
-    return local ? join(local, "jp", "data") : undefined;
-  }
-  const home = env("HOME");
-  if (!home) return undefined;
-  return Deno.build.os === "darwin"
-    ? join(home, "Library", "Application Support", "jp")
-    : join(home, ".local", "share", "jp");
+  return appDataDir(env, "jp", "JP_USER_DATA_DIR");
 }
 
 async function findSilo(
