@@ -19,6 +19,7 @@ import {
 import { writeFileAtomic } from "../src/workspace/atomic_write.ts";
 import { FakeLlm } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
+import { MAIN, median, runJpt } from "./run_jpt.ts";
 import { isSummaryRequest, quickTurn, slowTurn } from "./turn_server.ts";
 import {
   DETACH_DELAYS,
@@ -34,18 +35,8 @@ import {
 } from "./workspace_size.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const MAIN = join(ROOT, "main.ts");
 const LOAD_ONCE = join(ROOT, "bench", "load_once.ts");
 const decoder = new TextDecoder();
-
-/** Median of numbers. */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? sorted[middle]!
-    : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /** Collects garbage before a timed run (with `--v8-flags=--expose-gc`), so one run's garbage does not land in the next. */
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -116,27 +107,6 @@ async function timeWith<T>(
     samples.push(performance.now() - start);
   }
   return median(samples);
-}
-
-async function runCli(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string>; entry?: string } = {},
-) {
-  const started = performance.now();
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", options.entry ?? MAIN, ...args],
-    cwd: options.cwd ?? ROOT,
-    env: { NO_COLOR: "1", ...options.env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const exitedAt = performance.now();
-  if (!output.success) {
-    throw new Error(
-      `jpt ${args.join(" ")} failed: ${decoder.decode(output.stderr)}`,
-    );
-  }
-  return { started, exitedAt, wall: exitedAt - started };
 }
 
 const fmt = (ms: number) => ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
@@ -248,7 +218,7 @@ async function scale(sizes: number[]): Promise<ScaleRow[]> {
       const cliMedian = async (command: string) => {
         const samples: number[] = [];
         for (let i = 0; i < cliRuns; i++) {
-          samples.push((await runCli([command, conversation])).wall);
+          samples.push((await runJpt([command, conversation])).wall);
         }
         return median(samples);
       };
@@ -322,13 +292,13 @@ async function overlap(
           JP_GLOBAL_CONFIG_DIR: join(ws, "global"),
         };
         server.respond(quickTurn);
-        await runCli(["query", "--no-title", "first question"], {
+        await runJpt(["query", "--no-title", "first question"], {
           cwd: ws,
           env,
         });
         server.respond(turnResponder);
         const before = server.requests.length;
-        const run = await runCli(["query", "second question"], {
+        const run = await runJpt(["query", "second question"], {
           cwd: ws,
           env,
         });
@@ -408,10 +378,10 @@ async function startup(runs: number): Promise<StartupRow[]> {
     const workspace = join(ROOT, "testdata", "workspace");
     const measure = async (args: string[], entry?: string) => {
       const samples: number[] = [];
-      await runCli(args, entry === undefined ? {} : { entry });
+      await runJpt(args, entry === undefined ? {} : { entry });
       for (let i = 0; i < runs; i++) {
         samples.push(
-          (await runCli(args, entry === undefined ? {} : { entry })).wall,
+          (await runJpt(args, entry === undefined ? {} : { entry })).wall,
         );
       }
       return median(samples);

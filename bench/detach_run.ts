@@ -15,10 +15,9 @@
 import { join } from "node:path";
 import { ConversationStream } from "../src/conversation/stream.ts";
 import { FakeLlm, type Responder } from "../tests/support/fake_llm.ts";
+import { median, runJpt } from "./run_jpt.ts";
 import { isSummaryRequest, quickTurn, slowTurn } from "./turn_server.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const MAIN = join(ROOT, "main.ts");
 const TURN_PIECES = 10;
 const TURN_PIECE_MS = 100; // T = 1 s streamed
 const LANDING_SLACK_MS = 3000;
@@ -44,37 +43,6 @@ export interface DetachRow {
   landedDetached: number;
   /** Runs per mode. */
   runs: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (
-    (sorted[middle - 1]! + sorted[middle]!) / 2
-  );
-}
-
-async function query(
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-) {
-  const started = performance.now();
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "query", ...args],
-    cwd,
-    env: { NO_COLOR: "1", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const exitedAt = performance.now();
-  if (!output.success) {
-    throw new Error(
-      `jpt query failed: ${new TextDecoder().decode(output.stderr)}`,
-    );
-  }
-  return { started, exitedAt };
 }
 
 async function firstTurnSummary(ws: string): Promise<string | undefined> {
@@ -122,10 +90,10 @@ async function oneRun(
   };
   server.respond(quickTurn);
 
-  await query(["--no-title", "first question"], ws, env);
+  await runJpt(["query", "--no-title", "first question"], { cwd: ws, env });
   server.respond(turnResponder);
   const before = server.requests.length;
-  const run = await query(["second question"], ws, env);
+  const run = await runJpt(["query", "second question"], { cwd: ws, env });
   const chat = server.requests.slice(before).find((request) =>
     request.body?.stream === true
   )!;

@@ -11,9 +11,7 @@
 
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
-
-const ROOT = new URL("..", import.meta.url).pathname;
-const MAIN = join(ROOT, "main.ts");
+import { MAIN, median, runJpt } from "./run_jpt.ts";
 
 /** One workspace size's medians. */
 export interface WorkspaceSizeRow {
@@ -48,39 +46,21 @@ async function makeWorkspace(conversations: number): Promise<string> {
   return root;
 }
 
-async function timed(
-  main: string,
+function timed(
+  entry: string,
   args: string[],
   cwd: string,
 ): Promise<number> {
-  const started = performance.now();
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", main, ...args],
+  return runJpt(args, {
     cwd,
+    entry,
     env: {
-      NO_COLOR: "1",
       JP_GLOBAL_CONFIG_DIR: join(cwd, "global"),
       JP_USER_DATA_DIR: join(cwd, "user"),
       JPT_CONFIG_DIR: join(cwd, "jpt-config"),
       JPT_DATA_DIR: join(cwd, "jpt-data"),
     },
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!output.success) {
-    throw new Error(
-      `jpt ${args.join(" ")}: ${new TextDecoder().decode(output.stderr)}`,
-    );
-  }
-  return performance.now() - started;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (
-    (sorted[middle - 1]! + sorted[middle]!) / 2
-  );
+  }).then((run) => run.wall);
 }
 
 /**
