@@ -11,7 +11,6 @@
  * @module
  */
 
-import { join } from "node:path";
 import { turnSummarySettings } from "../config/load_config.ts";
 import { resolveRoleModel } from "../config/role_models.ts";
 import { createClient } from "../llm/client.ts";
@@ -23,7 +22,7 @@ import {
 } from "../summary/summary_model.ts";
 import { TitleTask } from "../task/title_task.ts";
 import { loadConversation } from "../workspace/conversation_files.ts";
-import { jptDataDir, LabelStore } from "../workspace/label_store.ts";
+import { LabelStore } from "../workspace/label_store.ts";
 import { catchUpConversation } from "./catch_up.ts";
 import {
   currentWorkspace,
@@ -163,19 +162,6 @@ async function titleConversation(
     if (now.metadata.title !== undefined) break;
     await sleep(250, options.signal);
   }
-}
-
-/**
- * The worker's log file: `worker.log` in jpt's data directory.
- *
- * @param env Environment access.
- * @returns The path, or `undefined` when no data directory is known.
- */
-export function workerLogPath(
-  env: (name: string) => string | undefined,
-): string | undefined {
-  const dir = jptDataDir(env);
-  return dir === undefined ? undefined : join(dir, "worker.log");
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

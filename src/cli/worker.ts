@@ -32,9 +32,10 @@ export function addWorkerCommands(
     .requiredOption("--id <conversation>", "the conversation")
     .option("--title", "title the conversation too")
     .action(async (opts) => {
-      const { runSummaryWorker, workerLogPath } = await import(
-        "../app/summary_worker.ts"
-      );
+      const [{ runSummaryWorker }, { workerLogPath }] = await Promise.all([
+        import("../app/summary_worker.ts"),
+        import("../app/worker_log.ts"),
+      ]);
       const context = deps.context();
       const path = workerLogPath(context.env);
       const secrets = secretsOf(context.envVariables);
@@ -78,7 +79,7 @@ export function addWorkerCommands(
         "workers never print to the terminal, they log here.\n\nExamples:\n  jpt log\n  jpt log -n 100\n",
     )
     .action(async (opts) => {
-      const { workerLogPath } = await import("../app/summary_worker.ts");
+      const { workerLogPath } = await import("../app/worker_log.ts");
       const context = deps.context();
       const path = workerLogPath(context.env);
       if (path === undefined) {

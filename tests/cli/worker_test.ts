@@ -75,7 +75,7 @@ async function workerPid(log: string): Promise<number> {
 
 Deno.test("with the summary slower than the turn, the pipes close right after the reply and the summary lands later", async () => {
   await using llm = server(2_000);
-  const { ws, query, summaryOfTurn1, log } = await setUp(llm);
+  const { ws, env, query, summaryOfTurn1, log } = await setUp(llm);
   await using _ = ws;
   const second = await query(["second question"]);
   // runJpt read stdout and stderr to their end: the query is gone.
@@ -89,6 +89,17 @@ Deno.test("with the summary slower than the turn, the pipes close right after th
     async () => (await summaryOfTurn1()) !== undefined,
   );
   assert.match(await Deno.readTextFile(log), /started for \d+/);
+  await eventually(
+    "the worker logged its end",
+    async () => /\] done\n$/.test(await Deno.readTextFile(log)),
+  );
+  // `jpt log` shows the last lines of that file.
+  const shown = await runJpt(["log", "-n", "2"], { cwd: ws.root, env });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.deepEqual(
+    shown.stdout,
+    (await Deno.readTextFile(log)).split("\n").slice(-3).join("\n"),
+  );
   const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });
   assert.equal(check.code, 0, check.stdout);
 });
