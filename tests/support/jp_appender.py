@@ -7,24 +7,19 @@ carrying a counter, write the file back as jp does (2-space JSON, temporary
 file renamed over it), then close the lock and delete the lock file (released
 jp's order). Prints how many entries it appended.
 """
-import fcntl
 import json
 import os
 import sys
 import time
 
+from jp_lock import try_lock, unlock
+
 directory, lock_path, stop_path = sys.argv[1], sys.argv[2], sys.argv[3]
 events_path = os.path.join(directory, "events.json")
 count = 0
 while not os.path.exists(stop_path):
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        # As jp does after acquiring: compact JSON about the holder.
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, ('{"pid":%d,"acquired_at":"2026-01-01T00:00:00+00:00"}' % os.getpid()).encode(), 0)
-    except BlockingIOError:
-        os.close(fd)
+    fd = try_lock(lock_path)
+    if fd is None:
         time.sleep(0.002)
         continue
     try:
@@ -41,10 +36,6 @@ while not os.path.exists(stop_path):
         os.rename(temporary, events_path)
         count += 1
     finally:
-        os.close(fd)
-        try:
-            os.unlink(lock_path)
-        except FileNotFoundError:
-            pass
+        unlock(fd, lock_path)
     time.sleep(0.005)
 print(count)

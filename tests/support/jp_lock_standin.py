@@ -5,22 +5,16 @@ python3 jp_lock_standin.py LOCK COUNTER ROUNDS: ROUNDS times, open LOCK
 do a slow read-modify-write of COUNTER, then close the handle and delete
 LOCK, exactly in the order released jp does (close, then unlink).
 """
-import fcntl
-import os
 import sys
 import time
+
+from jp_lock import try_lock, unlock
 
 lock_path, counter_path, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
 done = 0
 while done < rounds:
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        # As jp does after acquiring: compact JSON about the holder.
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, ('{"pid":%d,"acquired_at":"2026-01-01T00:00:00+00:00"}' % os.getpid()).encode(), 0)
-    except BlockingIOError:
-        os.close(fd)
+    fd = try_lock(lock_path)
+    if fd is None:
         time.sleep(0.001)
         continue
     with open(counter_path) as f:
@@ -28,9 +22,5 @@ while done < rounds:
     time.sleep(0.001)
     with open(counter_path, "w") as f:
         f.write(str(value + 1))
-    os.close(fd)
-    try:
-        os.unlink(lock_path)
-    except FileNotFoundError:
-        pass
+    unlock(fd, lock_path)
     done += 1
