@@ -10,6 +10,12 @@ import type OpenAI from "openai";
 import type { EnvReader } from "../workspace/workspace.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
 import { loadOpenAi } from "./openai_sdk.ts";
+import {
+  DEFAULT_RETRY_POLICY,
+  retryingFetch,
+  type RetryPolicy,
+  retryPolicyFromEnv,
+} from "./retrying_fetch.ts";
 
 /** A required API key is not set; names the variable. */
 export class MissingApiKeyError extends JptError {
@@ -33,15 +39,17 @@ export class MissingApiKeyError extends JptError {
  *
  * @param endpoint The resolved endpoint.
  * @param env Environment access (the key is read here).
- * @param options `fetch` to replace the transport, `maxRetries` (default 0:
- *   callers decide about retries), `timeoutMs`.
+ * @param options `fetch` to replace the transport, `retry` (default
+ *   {@linkcode DEFAULT_RETRY_POLICY}, its count from `$JPT_MODEL_RETRIES`:
+ *   429 and 5xx are retried honouring `Retry-After`; the SDK's own retries
+ *   stay off), `timeoutMs`.
  * @returns The client.
  * @throws {MissingApiKeyError} When the provider needs a key and its variable is unset.
  */
 export async function createClient(
   endpoint: ProviderEndpoint,
   env: EnvReader,
-  options: { fetch?: typeof fetch; maxRetries?: number; timeoutMs?: number } =
+  options: { fetch?: typeof fetch; retry?: RetryPolicy; timeoutMs?: number } =
     {},
 ): Promise<OpenAI> {
   const key = endpoint.apiKeyEnv === undefined
@@ -56,8 +64,11 @@ export async function createClient(
     // Providers without keys still get a placeholder: the SDK requires one.
     apiKey: key || "no-key",
     defaultHeaders: endpoint.headers,
-    maxRetries: options.maxRetries ?? 0,
+    maxRetries: 0,
     timeout: options.timeoutMs ?? 10 * 60 * 1000,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: retryingFetch(
+      options.fetch ?? globalThis.fetch,
+      options.retry ?? retryPolicyFromEnv(env),
+    ),
   });
 }

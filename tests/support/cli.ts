@@ -21,6 +21,8 @@ export const ISOLATED: Record<string, string> = (() => {
     // Tests wait for background work in the query (the drain), unless they
     // test the detached worker and say so: no worker outlives a test.
     JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_DETACH: "false",
+    // A 5xx answer is final unless a test of retries sets a count.
+    JPT_MODEL_RETRIES: "0",
   };
 })();
 

@@ -29,6 +29,8 @@ export interface RecordedRequest {
 export interface FakeResponse {
   /** HTTP status (default 200). */
   status?: number;
+  /** Extra response headers (`Retry-After`, …). */
+  headers?: Record<string, string>;
   /** Wait this long before answering. */
   delayMs?: number;
   /** Never answer (until the client gives up). */
@@ -174,7 +176,7 @@ export class FakeLlm implements AsyncDisposable {
     const keepAlive = encoder.encode(answer.stream ? ":\n\n" : " ");
     return new Response(this.#body(recorded, steps, keepAlive), {
       status: answer.status ?? 200,
-      headers: { "content-type": contentType },
+      headers: { "content-type": contentType, ...answer.headers },
     });
   }
 

@@ -21,6 +21,10 @@ import { FakeLlm, type Responder } from "../support/fake_llm.ts";
 import { testdata } from "../support/paths.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 
+/** The first answer is final: these tests are about failures, not retries. */
+const noRetries = (name: string) =>
+  name === "JPT_MODEL_RETRIES" ? "0" : undefined;
+
 async function drainWith(baseUrl: string, budgetMs: number) {
   const ws = await tempWorkspace();
   const dir = await writeConversation(
@@ -44,11 +48,11 @@ async function drainWith(baseUrl: string, budgetMs: number) {
     candidates,
     batchSize: 5,
     resolveModel: async (signal) => {
-      const resolved = await resolveSummaryModel(config, () => undefined, {
+      const resolved = await resolveSummaryModel(config, noRetries, {
         signal,
       });
       return {
-        summarizer: await createSummarizer(resolved, () => undefined),
+        summarizer: await createSummarizer(resolved, noRetries),
         contextWindow: resolved.contextWindow.tokens,
       };
     },
