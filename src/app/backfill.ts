@@ -1,8 +1,12 @@
 /**
  * Backfill many conversations (`jpt summarize`): for each one, its own
  * config decides the summary model and batch size; then it is caught up
- * (or, in a dry run, planned). One conversation's failure is reported and
- * the rest go on.
+ * (or, in a dry run, planned). Conversations run `jobs` at a time, each with
+ * at most one request in flight and under its own lock-if-free rule, so at
+ * most `jobs` requests are in flight; a provider's context window is asked
+ * once per run. One conversation's failure is reported and the rest go on.
+ * Once the signal aborts, no conversation starts and the running ones write
+ * what was answered (a rerun resumes: the rest are still unsummarized).
  *
  * @module
  */
@@ -24,6 +28,9 @@ import {
 import { PROMPT_VERSION } from "../summary/prompt.ts";
 import { DEFAULT_MAX_RECORDS, LabelStore } from "../workspace/label_store.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import type { ContextWindow } from "../llm/context_window.ts";
+import { mapBounded } from "../task/map_bounded.ts";
+import { DEFAULT_JOBS } from "./backfill_jobs.ts";
 import { catchUpConversation } from "./catch_up.ts";
 import { planCatchUp, type PlannedBatch } from "./plan_catch_up.ts";
 import {
@@ -51,8 +58,14 @@ export interface BackfillOptions {
   timeoutMs: number;
   /** Diagnostic lines. */
   log?: (line: string) => void;
-  /** Progress of the conversation being caught up. */
+  /** Conversations caught up at once (default {@linkcode DEFAULT_JOBS}). */
+  jobs?: number;
+  /** Told how many conversations there are, before the first starts. */
+  onStart?: (total: number) => void;
+  /** Progress of a conversation being caught up. */
   onProgress?: (id: string, summarized: number, candidates: number) => void;
+  /** Told of each conversation as it finishes, in the order they finish. */
+  onFinished?: (outcome: BackfillOutcome) => void;
 }
 
 /** The outcome for one conversation. */
@@ -104,11 +117,25 @@ export async function backfill(
     ? await optionalWorkspace(session)
     : await currentWorkspace(session);
   const refs = await targetConversations(workspace, options);
-  const outcomes: BackfillOutcome[] = [];
-  for (const ref of refs) {
-    if (options.signal.aborted) break;
-    outcomes.push(await backfillOne(session, workspace, ref, options));
-  }
+  options.onStart?.(refs.length);
+  const windows = new Map<string, Promise<ContextWindow>>();
+  const finished = await mapBounded(
+    refs,
+    options.jobs ?? DEFAULT_JOBS,
+    async (ref) => {
+      if (options.signal.aborted) return undefined;
+      const outcome = await backfillOne(
+        session,
+        workspace,
+        ref,
+        options,
+        windows,
+      );
+      options.onFinished?.(outcome);
+      return outcome;
+    },
+  );
+  const outcomes = finished.filter((outcome) => outcome !== undefined);
   // The label store stays bounded: the oldest records go past the bound.
   if (!options.dryRun && outcomes.some((o) => o.summarized.length > 0)) {
     await LabelStore.open(session.env, options.log).prune(
@@ -143,6 +170,7 @@ async function backfillOne(
   workspace: Workspace | undefined,
   ref: ConversationRef,
   options: BackfillOptions,
+  windows: Map<string, Promise<ContextWindow>>,
 ): Promise<BackfillOutcome> {
   const outcome: BackfillOutcome = {
     id: formatConversationId(ref.id),
@@ -166,6 +194,7 @@ async function backfillOne(
     const resolved = await resolveSummaryModel(config, session.env, {
       offline: options.dryRun,
       signal: options.signal,
+      windows,
     });
     outcome.model = `${resolved.model.id.provider}/${resolved.model.id.name}`;
     outcome.context_window = resolved.contextWindow;

@@ -229,10 +229,13 @@ export async function catchUpConversation(
           : AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
       );
     } catch {
-      // Reported in task.skipped as model_error, and as the failure.
-      result.failure = task.failure;
+      // Reported in task.skipped as model_error, and as the failure; a
+      // request the caller stopped (Ctrl-C) is no failure of the model.
+      if (!signal.aborted) result.failure = task.failure;
     }
-    result.skipped.push(...task.skipped);
+    result.skipped.push(
+      ...(signal.aborted ? task.skipped.map(interrupted) : task.skipped),
+    );
     const answers = task.answers;
     pending.push(...answers);
     answeredSoFar += answers.length;
@@ -252,6 +255,13 @@ export async function catchUpConversation(
   await flush(true);
   options.onProgress?.(result.summarized.length, candidates.length);
   return result;
+}
+
+/** A request the caller stopped: reported as interrupted, without the abort's message. */
+function interrupted(turn: SkippedTurn): SkippedTurn {
+  return turn.reason === "model_error"
+    ? { id: turn.id, index: turn.index, reason: "interrupted" }
+    : turn;
 }
 
 function skips(

@@ -7,6 +7,7 @@
 
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { BackfillOutcome, BackfillTotals } from "../app/backfill.ts";
+import { DEFAULT_JOBS } from "../app/backfill_jobs.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import {
   type CommandDeps,
@@ -36,6 +37,12 @@ export function addSummarizeCommand(
     )
     .option("--all", "every conversation of the workspace")
     .option(
+      "-j, --jobs <n>",
+      "conversations summarized at once, one request in flight each",
+      parseCount,
+      DEFAULT_JOBS,
+    )
+    .option(
       "--batch-size <n>",
       "most turns per request (default: conversation.turn_summary.generate.batch_size)",
       parseCount,
@@ -56,31 +63,36 @@ export function addSummarizeCommand(
       "\nWhat is sent: per turn, the requests and assistant messages (over 4,000 characters cut to\n" +
         "their first and last halves), tool names and whether each call failed. Never reasoning or\n" +
         "tool arguments and results. A conversation whose lock is held is skipped.\n\n" +
-        "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --json\n",
+        "Progress goes to stderr: one live line on a terminal (conversations done, turns summarized,\n" +
+        "restored and failed, elapsed, ETA), else a line per conversation as it finishes. The report\n" +
+        "(stdout) lists conversations in workspace order. Ctrl-C stops: requests in flight are\n" +
+        "aborted, answers already received are written, and a rerun picks up the rest.\n\n" +
+        "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --jobs 8\n  jpt summarize --all --json\n",
     )
     .action(async (targets, opts) => {
       const { backfill, backfillTotals } = await import("../app/backfill.ts");
       const { PROMPT_VERSION } = await import("../summary/prompt.ts");
+      const { BackfillProgress } = await import("./backfill_progress.ts");
       const context = deps.context();
       const dryRun = opts.dryRun === true;
-      const showProgress = !dryRun && context.io.stderrIsTerminal &&
-        !context.verbose;
+      const progress = dryRun ? undefined : new BackfillProgress({
+        write: context.io.err,
+        live: context.io.stderrIsTerminal && !context.verbose,
+      });
       const outcomes = await backfill(context, {
         targets,
         all: opts.all === true,
         batchSize: opts.batchSize,
         dryRun,
+        jobs: opts.jobs,
         signal: deps.signal,
         timeoutMs: opts.timeout * 1000,
         log: (line) =>
           context.verbose && context.io.err(`${sanitizeLine(line)}\n`),
-        onProgress: (id, summarized, candidates) =>
-          showProgress &&
-          context.io.err(
-            `\r\u001b[K${id}: ${summarized}/${candidates} turns summarized…`,
-          ),
-      });
-      if (showProgress) context.io.err("\r\u001b[K");
+        onStart: (total) => progress?.start(total),
+        onProgress: (id, summarized) => progress?.turns(id, summarized),
+        onFinished: (outcome) => progress?.finished(outcome),
+      }).finally(() => progress?.stop());
       const totals = backfillTotals(outcomes);
       context.io.out(
         opts.json

@@ -11,7 +11,6 @@ import type { EnvReader } from "../workspace/workspace.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
 import { loadOpenAi } from "./openai_sdk.ts";
 import {
-  DEFAULT_RETRY_POLICY,
   retryingFetch,
   type RetryPolicy,
   retryPolicyFromEnv,
@@ -40,7 +39,7 @@ export class MissingApiKeyError extends JptError {
  * @param endpoint The resolved endpoint.
  * @param env Environment access (the key is read here).
  * @param options `fetch` to replace the transport, `retry` (default
- *   {@linkcode DEFAULT_RETRY_POLICY}, its count from `$JPT_MODEL_RETRIES`:
+ *   {@linkcode retryPolicyFromEnv}: 5, or `$JPT_MODEL_RETRIES`:
  *   429 and 5xx are retried honouring `Retry-After`; the SDK's own retries
  *   stay off), `timeoutMs`.
  * @returns The client.

@@ -35,14 +35,20 @@ export interface ResolvedSummaryModel {
  * @param config The effective config.
  * @param env Environment access.
  * @param options `signal` for the context-window query; `offline` never asks
- *   the provider (a dry run sends nothing), using config or the default.
+ *   the provider (a dry run sends nothing), using config or the default;
+ *   `windows` keeps the provider's answers for the next resolution (one
+ *   question per model and endpoint in a backfill).
  * @returns The model, endpoint and context window.
  * @throws {ModelIdError} For an unresolvable model.
  */
 export async function resolveSummaryModel(
   config: ConfigTable,
   env: EnvReader,
-  options: { signal?: AbortSignal; offline?: boolean } = {},
+  options: {
+    signal?: AbortSignal;
+    offline?: boolean;
+    windows?: Map<string, Promise<ContextWindow>>;
+  } = {},
 ): Promise<ResolvedSummaryModel> {
   const model = resolveRoleModel(config, "turn_summary");
   const endpoint = resolveEndpoint(model.id, config, env);
@@ -51,12 +57,29 @@ export async function resolveSummaryModel(
     ? configured !== undefined
       ? { tokens: configured, source: "config" }
       : { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" }
-    : await contextWindowOf(
-      model,
-      endpoint,
-      options.signal ? { signal: options.signal } : {},
+    : await askedOnce(
+      options.windows,
+      `${model.id.provider}/${model.id.name} ${endpoint.baseUrl} ${configured}`,
+      () =>
+        contextWindowOf(
+          model,
+          endpoint,
+          options.signal ? { signal: options.signal } : {},
+        ),
     );
   return { model, endpoint, contextWindow };
+}
+
+/** The answer kept under `key`, asked for now when there is none. */
+function askedOnce(
+  windows: Map<string, Promise<ContextWindow>> | undefined,
+  key: string,
+  ask: () => Promise<ContextWindow>,
+): Promise<ContextWindow> {
+  if (windows === undefined) return ask();
+  let answer = windows.get(key);
+  if (answer === undefined) windows.set(key, answer = ask());
+  return answer;
 }
 
 /**

@@ -31,7 +31,8 @@ export type SkipReason =
   | "changed"
   | "gone"
   | "locked"
-  | "not_sent";
+  | "not_sent"
+  | "interrupted";
 
 /** A turn that got a summary. */
 export interface SummarizedTurn {

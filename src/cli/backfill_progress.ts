@@ -1,0 +1,140 @@
+/**
+ * Progress of `jpt summarize` on stderr. On a terminal: one live line,
+ * redrawn as turns are summarized and every second (conversations done of
+ * the total, turns summarized, restored and failed, elapsed, ETA). Elsewhere:
+ * one line per conversation as it finishes, when there is more than one.
+ *
+ * @module
+ */
+
+import type { BackfillOutcome } from "../app/backfill.ts";
+import { sanitizeLine } from "./output.ts";
+
+/** Where progress goes and how. */
+export interface ProgressOptions {
+  /** Writes to stderr. */
+  write: (text: string) => void;
+  /** One live line (a terminal) instead of a line per conversation. */
+  live: boolean;
+  /** The clock, in milliseconds (replaceable in tests). */
+  now?: () => number;
+}
+
+/** Counts progress and shows it; see the module doc. */
+export class BackfillProgress {
+  readonly #write: (text: string) => void;
+  readonly #live: boolean;
+  readonly #now: () => number;
+  readonly #startedAt: number;
+  #total = 0;
+  #done = 0;
+  #summarized = 0;
+  #restored = 0;
+  #failed = 0;
+  /** Turns summarized so far by each conversation still running. */
+  readonly #running = new Map<string, number>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #shown = false;
+
+  /**
+   * @param options See {@linkcode ProgressOptions}.
+   */
+  constructor(options: ProgressOptions) {
+    this.#write = options.write;
+    this.#live = options.live;
+    this.#now = options.now ?? (() => performance.now());
+    this.#startedAt = this.#now();
+  }
+
+  /**
+   * The number of conversations is known; a live line starts ticking.
+   *
+   * @param total Conversations to do.
+   */
+  start(total: number): void {
+    this.#total = total;
+    if (!this.#live) return;
+    this.#draw();
+    const timer = setInterval(() => this.#draw(), 1000);
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+  }
+
+  /**
+   * A running conversation has summarized this many turns so far.
+   *
+   * @param id `jp-c<id>`.
+   * @param summarized Turns summarized.
+   */
+  turns(id: string, summarized: number): void {
+    this.#running.set(id, summarized);
+    if (this.#live) this.#draw();
+  }
+
+  /**
+   * A conversation finished.
+   *
+   * @param outcome What happened to it.
+   */
+  finished(outcome: BackfillOutcome): void {
+    this.#running.delete(outcome.id);
+    this.#done++;
+    this.#summarized += outcome.summarized.length;
+    this.#restored += outcome.restored.length;
+    const failed =
+      outcome.skipped.filter((turn) => turn.reason === "model_error").length;
+    this.#failed += failed;
+    if (this.#live) return this.#draw();
+    if (this.#total < 2) return;
+    const what = outcome.status === "error" || outcome.status === "locked" ||
+        outcome.status === "incomplete"
+      ? `skipped: ${outcome.error ?? outcome.status}`
+      : `${outcome.summarized.length} summarized, ${outcome.restored.length} restored, ${failed} failed`;
+    this.#write(
+      `[${this.#done}/${this.#total}] ${outcome.id}: ${sanitizeLine(what)} (${
+        clock(this.#now() - this.#startedAt)
+      })\n`,
+    );
+  }
+
+  /** Stops the live line and clears it. */
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    if (this.#shown) this.#write("\r\u001b[K");
+    this.#shown = false;
+  }
+
+  /**
+   * The live line's text.
+   *
+   * @returns One line, no newline.
+   */
+  line(): string {
+    const elapsed = this.#now() - this.#startedAt;
+    let summarized = this.#summarized;
+    for (const turns of this.#running.values()) summarized += turns;
+    const eta = this.#done === 0 || this.#done >= this.#total
+      ? ""
+      : ` · ETA ${clock(elapsed / this.#done * (this.#total - this.#done))}`;
+    return `${this.#done}/${this.#total} conversations · ${summarized} summarized · ${this.#restored} restored · ${this.#failed} failed · ${
+      clock(elapsed)
+    }${eta}`;
+  }
+
+  #draw(): void {
+    this.#write(`\r\u001b[K${this.line()}`);
+    this.#shown = true;
+  }
+}
+
+/** `m:ss`, or `h:mm:ss` past an hour. */
+function clock(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  const s = String(seconds % 60).padStart(2, "0");
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}:${s}`;
+  return `${Math.floor(minutes / 60)}:${
+    String(minutes % 60).padStart(2, "0")
+  }:${s}`;
+}

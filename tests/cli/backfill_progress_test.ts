@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import type { BackfillOutcome } from "../../src/app/backfill.ts";
+import { BackfillProgress } from "../../src/cli/backfill_progress.ts";
+
+const outcome = (
+  id: string,
+  summarized: number,
+  failed = 0,
+): BackfillOutcome => ({
+  id,
+  path: `/w/${id}`,
+  status: "ran",
+  summarized: Array.from({ length: summarized }, (_, i) => ({
+    id: `t${i}`,
+    index: i,
+    summary: "s",
+  })),
+  restored: [{ id: "r", index: 9, summary: "r" }],
+  skipped: Array.from({ length: failed }, (_, i) => ({
+    id: `f${i}`,
+    index: i,
+    reason: "model_error" as const,
+  })),
+});
+
+Deno.test("the live line counts conversations, turns, elapsed time and an ETA", () => {
+  let now = 0;
+  const written: string[] = [];
+  const progress = new BackfillProgress({
+    write: (text) => written.push(text),
+    live: true,
+    now: () => now,
+  });
+  progress.start(4);
+  assert.equal(
+    progress.line(),
+    "0/4 conversations · 0 summarized · 0 restored · 0 failed · 0:00",
+  );
+  now = 10_000;
+  progress.turns("jp-c2", 2);
+  progress.finished(outcome("jp-c1", 3, 1));
+  assert.equal(
+    progress.line(),
+    "1/4 conversations · 5 summarized · 1 restored · 1 failed · 0:10 · ETA 0:30",
+  );
+  progress.stop();
+  assert.equal(written.at(-1), "\r\u001b[K", "stop clears the line");
+  assert.ok(written.every((text) => !text.includes("\n")), "never a newline");
+});
+
+Deno.test("off a terminal, one line per finished conversation, none for a single one", () => {
+  let now = 0;
+  const written: string[] = [];
+  const many = new BackfillProgress({
+    write: (t) => written.push(t),
+    live: false,
+    now: () => now,
+  });
+  many.start(2);
+  now = 65_000;
+  many.finished({
+    ...outcome("jp-c1", 0),
+    status: "locked",
+    error: "held by\u001b[31m jp",
+  });
+  many.finished(outcome("jp-c2", 2));
+  many.stop();
+  assert.deepEqual(written, [
+    "[1/2] jp-c1: skipped: held by jp (1:05)\n",
+    "[2/2] jp-c2: 2 summarized, 1 restored, 0 failed (1:05)\n",
+  ]);
+  const one: string[] = [];
+  const single = new BackfillProgress({
+    write: (t) => one.push(t),
+    live: false,
+  });
+  single.start(1);
+  single.finished(outcome("jp-c1", 1));
+  assert.deepEqual(one, []);
+});

@@ -1,0 +1,236 @@
+/**
+ * `jpt summarize` across many conversations: concurrency bounded by
+ * `--jobs`, deterministic JSON order, progress on stderr, totals, retries of
+ * a rate limit, and a clean stop on Ctrl-C that a rerun resumes.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import { runJpt, spawnJpt } from "../support/cli.ts";
+import {
+  FakeLlm,
+  type RecordedRequest,
+  summaryResponder,
+} from "../support/fake_llm.ts";
+import { eventually } from "../support/eventually.ts";
+import { HAS_SCRIPT, runInPty } from "../support/pty.ts";
+import { tempWorkspace, writeConversation } from "../support/workspace.ts";
+
+const FIRST_ID = 17758406187;
+
+/** `count` complete turns with ids `<prefix>t<i>`. */
+function turns(prefix: string, count: number): Uint8Array {
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    entries.push(
+      {
+        event_id: `${prefix}t${i}`,
+        timestamp: "2026-01-01 00:00:00.0",
+        type: "turn_start",
+      },
+      {
+        timestamp: "2026-01-01 00:00:00.1",
+        type: "chat_request",
+        content: `question ${i} of ${prefix}`,
+      },
+      {
+        timestamp: "2026-01-01 00:00:00.2",
+        type: "chat_response",
+        message: `answer ${i}`,
+      },
+    );
+  }
+  return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
+}
+
+/** A workspace of `count` conversations of 3 turns, talking to `server`. */
+async function workspaceOf(count: number, server: FakeLlm) {
+  const ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/tiny"\ncontext_window = 8192\n` +
+      `[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
+  );
+  const dirs: string[] = [];
+  for (let i = 0; i < count; i++) {
+    dirs.push(
+      await writeConversation(
+        ws.conversations,
+        String(FIRST_ID + i),
+        turns(`c${i}`, 3),
+      ),
+    );
+  }
+  return { ws, dirs };
+}
+
+/** The most requests that were being answered at the same moment. */
+function peakInFlight(requests: readonly RecordedRequest[]): number {
+  const moments = requests.flatMap((r) => [
+    { at: r.receivedAt, step: 1 },
+    { at: r.answeredAt ?? r.abortedAt ?? Infinity, step: -1 },
+  ]).sort((a, b) => a.at - b.at || a.step - b.step);
+  let now = 0;
+  let peak = 0;
+  for (const moment of moments) peak = Math.max(peak, now += moment.step);
+  return peak;
+}
+
+async function summariesOf(dir: string): Promise<Array<string | undefined>> {
+  const bytes = await Deno.readFile(join(dir, "events.json"));
+  return ConversationStream.parse(bytes).turns().map((turn) => turn.summary);
+}
+
+const slow = (ms: number) => {
+  const answer = summaryResponder();
+  return async (request: RecordedRequest) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return answer(request);
+  };
+};
+
+Deno.test("summarize --all --jobs N keeps N requests in flight, writes every turn, and reports in workspace order", async () => {
+  await using server = FakeLlm.start(slow(150));
+  const { ws, dirs } = await workspaceOf(12, server);
+  await using _ = ws;
+  const result = await runJpt(
+    ["summarize", "--all", "--jobs", "4", "--json"],
+    { cwd: ws.root, env: ws.env },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.deepEqual(
+    report.conversations.map((c: { id: string }) => c.id),
+    dirs.map((_, i) => `jp-c${FIRST_ID + i}`),
+    "JSON lists conversations in workspace order whatever order they finished in",
+  );
+  assert.equal(report.totals.summarized, 36);
+  for (const [i, dir] of dirs.entries()) {
+    assert.deepEqual(await summariesOf(dir), [
+      `Summarize turn c${i}t0`,
+      `Summarize turn c${i}t1`,
+      `Summarize turn c${i}t2`,
+    ]);
+  }
+  const peak = peakInFlight(server.chatRequests);
+  assert.ok(peak <= 4, `never more than --jobs in flight (${peak})`);
+  assert.ok(peak >= 2, `requests overlap (${peak})`);
+  // Piped stderr: one line per conversation as it finishes.
+  const lines = result.stderr.trim().split("\n");
+  assert.equal(lines.length, 12, result.stderr);
+  assert.match(
+    lines.at(-1)!,
+    /^\[12\/12\] jp-c\d+: 3 summarized, 0 restored, 0 failed \(\d+:\d\d\)$/,
+  );
+});
+
+Deno.test("summarize --jobs 1 is serial, and a text report ends with the totals line", async () => {
+  await using server = FakeLlm.start(slow(20));
+  const { ws } = await workspaceOf(3, server);
+  await using _ = ws;
+  const result = await runJpt(["summarize", "--all", "-j", "1"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(peakInFlight(server.chatRequests), 1);
+  assert.match(
+    result.stdout.trim().split("\n").at(-1)!,
+    /^Total: 3 conversations, 9 summarized, 0 restored, 0 skipped, 0 failed$/,
+  );
+  const again = await runJpt(["summarize", "--all", "--jobs", "0"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(again.code, 2, "--jobs 0 is a usage error");
+});
+
+Deno.test("a rate-limited backfill waits as the server asks and summarizes everything", async () => {
+  let calls = 0;
+  const answer = summaryResponder();
+  await using server = FakeLlm.start((request) =>
+    request.path.endsWith("/chat/completions") && ++calls % 2 === 1
+      ? {
+        status: 429,
+        headers: { "retry-after": "0" },
+        json: { error: { message: "rate limited" } },
+      }
+      : answer(request)
+  );
+  const { ws } = await workspaceOf(4, server);
+  await using _ = ws;
+  const result = await runJpt(["summarize", "--all", "--json"], {
+    cwd: ws.root,
+    env: { ...ws.env, JPT_MODEL_RETRIES: "3" },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(JSON.parse(result.stdout).totals.summarized, 12);
+  assert.equal(server.chatRequests.filter((r) => r.answeredAt).length, 8);
+});
+
+Deno.test("Ctrl-C stops a backfill: exit 130, files valid, answers kept, a rerun summarizes the rest", async () => {
+  let answered = 0;
+  const answer = summaryResponder();
+  await using server = FakeLlm.start((request) =>
+    // The first two conversations are answered; then the model hangs.
+    ++answered <= 2 ? answer(request) : { hang: true }
+  );
+  const { ws, dirs } = await workspaceOf(6, server);
+  await using _ = ws;
+  const child = spawnJpt(["summarize", "--all", "--jobs", "2"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  await eventually(
+    "two requests hang",
+    () => Promise.resolve(server.chatRequests.length >= 4),
+  );
+  child.kill("SIGINT");
+  const output = await child.output();
+  assert.equal(output.code, 130, new TextDecoder().decode(output.stderr));
+  const stdout = new TextDecoder().decode(output.stdout);
+  assert.match(stdout, /^Total: \d conversations?, 6 summarized/m);
+  await eventually(
+    "the hanging requests were aborted",
+    () =>
+      Promise.resolve(
+        server.chatRequests.slice(2).every((r) => r.abortedAt !== undefined),
+      ),
+  );
+  let labelled = 0;
+  for (const dir of dirs) {
+    const names = [...Deno.readDirSync(dir)].map((e) => e.name);
+    assert.ok(!names.some((n) => n.endsWith(".tmp")), "no temporary file left");
+    labelled += (await summariesOf(dir)).filter(Boolean).length;
+  }
+  assert.equal(labelled, 6, "the answers received before Ctrl-C were written");
+  server.respond(summaryResponder());
+  const rerun = await runJpt(["summarize", "--all", "--json"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(rerun.code, 0, rerun.stderr);
+  assert.equal(JSON.parse(rerun.stdout).totals.summarized, 12);
+});
+
+Deno.test({
+  name:
+    "on a terminal, one live progress line is redrawn and cleared before the report",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await using server = FakeLlm.start(slow(30));
+    const { ws } = await workspaceOf(3, server);
+    await using _ = ws;
+    const { code, output } = await runInPty("jpt summarize --all --jobs 1", {
+      cwd: ws.root,
+      env: { ...ws.env, NO_COLOR: "1" },
+    });
+    assert.equal(code, 0, output);
+    assert.match(
+      output,
+      /\r\u001b\[K3\/3 conversations · 9 summarized · 0 restored · 0 failed · \d+:\d\d\r\u001b\[K/,
+    );
+    assert.doesNotMatch(output, /\[\d\/3\] jp-c/, "no per-conversation lines");
+    assert.match(output, /Total: 3 conversations, 9 summarized/);
+  },
+});
