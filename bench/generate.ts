@@ -35,13 +35,17 @@ function prose(next: () => number, words: number): string {
  *
  * @param turns The number of turns.
  * @param toolBytes Approximate size of each tool result before base64.
+ * @param seed Another seed gives other texts (default: the turn count).
+ * @param summarized How many turns, from the first, carry a summary.
  * @returns The `events.json` bytes.
  */
 export function generateConversation(
   turns: number,
   toolBytes = 3000,
+  seed = turns,
+  summarized = 0,
 ): Uint8Array {
-  const next = random(turns);
+  const next = random(seed);
   const parts: string[] = [];
   const entry = (value: Record<string, unknown>) =>
     parts.push(JSON.stringify(value, null, 2).replaceAll("\n", "\n  "));
@@ -59,7 +63,12 @@ export function generateConversation(
     ) + (date.getUTCMilliseconds() === 0 ? ".0" : "");
   };
   for (let t = 0; t < turns; t++) {
-    entry({ event_id: eventId(), timestamp: stamp(), type: "turn_start" });
+    entry({
+      event_id: eventId(),
+      timestamp: stamp(),
+      type: "turn_start",
+      ...(t < summarized ? { summary: `Label turn ${t}` } : {}),
+    });
     entry({
       event_id: eventId(),
       timestamp: stamp(),

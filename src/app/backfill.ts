@@ -211,6 +211,7 @@ async function backfillOne(
     const result = await catchUpConversation({
       workspace,
       ref,
+      loaded,
       batchSize,
       signal: options.signal,
       timeoutMs: options.timeoutMs,

@@ -9,7 +9,6 @@
 
 import type { ConfigTable } from "../config/config_tree.ts";
 import { turnSummarySettings } from "../config/load_config.ts";
-import { ConversationStream } from "../conversation/stream.ts";
 import { candidateIndices } from "../summary/candidates.ts";
 import { PROMPT_VERSION } from "../summary/prompt.ts";
 import {
@@ -70,7 +69,9 @@ export async function backgroundCatchUp(
     return { task: undefined, restored: restored.length };
   }
   const task = new TurnSummaryTask({
-    snapshot: ConversationStream.parse(conversation.stream.serialize()),
+    // The turn's own stream goes on changing (the request, the reply); the
+    // task reads completed turns from a copy of the entry list.
+    snapshot: conversation.stream.snapshot(),
     candidates,
     batchSize,
     resolveModel: async (signal) => {

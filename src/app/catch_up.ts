@@ -30,8 +30,10 @@ import {
 import {
   assertWritable,
   type ConversationRef,
+  type LoadedConversation,
   loadConversation,
   lockConversation,
+  reloadIfChanged,
   removeStrayTempFiles,
   saveConversation,
 } from "../workspace/conversation_files.ts";
@@ -48,6 +50,11 @@ export interface CatchUpOptions {
   workspace: Workspace | undefined;
   /** The conversation. */
   ref: ConversationRef;
+  /**
+   * The caller's own read of the conversation, if it made one: reused under
+   * the lock while the files are unchanged since, instead of reading again.
+   */
+  loaded?: LoadedConversation;
   /** The summary model, resolved only when there is something to summarize. */
   resolveModel: () => Promise<SummaryModel>;
   /** The most turns per request. */
@@ -149,11 +156,17 @@ export async function catchUpConversation(
   // from the store. No id is given to a turn that is not being labelled.
   let candidates: number[];
   let snapshot: ConversationStream;
+  // The conversation as last read or written; a write reuses it while the
+  // files are unchanged (one read for the whole catch-up).
+  let current: LoadedConversation;
   try {
     const lock = await lockConversation(workspace, ref);
     try {
       await removeStrayTempFiles(ref);
-      const fresh = await loadConversation(ref);
+      const fresh = options.loaded === undefined
+        ? await loadConversation(ref)
+        : await reloadIfChanged(options.loaded);
+      current = fresh;
       assertWritable(fresh);
       if (options.labels !== undefined) {
         const restore = await restoreLabels(
@@ -178,7 +191,8 @@ export async function catchUpConversation(
     if (!options.proceedWhenLocked) {
       return { ...result, status: "locked", error: error.message };
     }
-    snapshot = (await loadConversation(ref)).stream;
+    current = options.loaded ?? await loadConversation(ref);
+    snapshot = current.stream;
     candidates = candidateIndices(snapshot);
   }
   if (candidates.length === 0) {
@@ -192,10 +206,11 @@ export async function catchUpConversation(
   let lastWrite = performance.now();
   const flush = async (final: boolean) => {
     const report = await writeSummaries(
-      { workspace, ref },
+      { workspace, ref, snapshot: current },
       pending,
       options.labels,
     );
+    if (report.conversation !== undefined) current = report.conversation;
     if (report.locked && !final) return; // kept for the next write
     const answered = pending.splice(0);
     lastWrite = performance.now();

@@ -129,6 +129,18 @@ export class ConversationStream {
   }
 
   /**
+   * A stream of the same entries that later changes to this one do not
+   * reach (entries are immutable and shared: no serialize-and-parse copy).
+   *
+   * @returns The copy.
+   */
+  snapshot(): ConversationStream {
+    const copy = new ConversationStream([...this.#entries], this.#source);
+    copy.#layoutChanged = this.#layoutChanged;
+    return copy;
+  }
+
+  /**
    * Creates an empty stream (a new conversation).
    *
    * @returns A stream with no entries.

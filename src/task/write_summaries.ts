@@ -1,6 +1,7 @@
 /**
  * Writing summaries (RFD 126, Sync): take the conversation lock without
- * waiting, load the stream once, and store each summary whose turn is still
+ * waiting, load the stream once (or not at all, when the caller's own read
+ * is still what the files hold), and store each summary whose turn is still
  * there with the fingerprint the model saw; one write for all of them. A
  * turn that had no id gets one now, only because it is being labelled.
  * Every label written also goes into the label store, and so does every
@@ -15,8 +16,10 @@ import type { PreparedTurn } from "../summary/prepared_turn.ts";
 import { turnFingerprint } from "../summary/turn_fingerprint.ts";
 import {
   type ConversationRef,
+  type LoadedConversation,
   loadConversation,
   lockConversationIfFree,
+  reloadIfChanged,
   saveConversation,
 } from "../workspace/conversation_files.ts";
 import type { LabelStore } from "../workspace/label_store.ts";
@@ -54,18 +57,26 @@ export interface WriteReport {
   gone: PreparedTurn[];
   /** Answers whose turn changed since the model saw it. */
   changed: PreparedTurn[];
+  /** The conversation as written (or read) under the lock, for the next write. */
+  conversation?: LoadedConversation;
 }
 
 /**
  * Writes answers under the lock; see the module doc.
  *
- * @param target The conversation and its workspace.
+ * @param target The conversation and its workspace, and the caller's own
+ *   read of it, if any: reused without reading again while the files are
+ *   unchanged since (the summaries are applied to it in place).
  * @param answers The summaries to store.
  * @param labels Where written labels are kept too, if anywhere.
  * @returns What happened to each answer.
  */
 export async function writeSummaries(
-  target: { workspace: Workspace | undefined; ref: ConversationRef },
+  target: {
+    workspace: Workspace | undefined;
+    ref: ConversationRef;
+    snapshot?: LoadedConversation;
+  },
   answers: readonly Answer[],
   labels?: LabelRecorder,
 ): Promise<WriteReport> {
@@ -104,7 +115,12 @@ export async function writeSummaries(
   }
   const stored: Array<{ answer: Answer; id: string }> = [];
   try {
-    const conversation = await loadConversation(target.ref);
+    // The one read under the lock (none when the caller's read is current);
+    // the freshness check below uses it.
+    const conversation = target.snapshot === undefined
+      ? await loadConversation(target.ref)
+      : await reloadIfChanged(target.snapshot);
+    report.conversation = conversation;
     const stream = conversation.stream;
     for (const answer of answers) {
       const { turn } = answer;

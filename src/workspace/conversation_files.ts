@@ -63,7 +63,19 @@ export interface LoadedConversation {
   metadata: ConversationMetadata;
   /** `base_config.json` to write (new conversations); existing files are never rewritten. */
   baseConfig?: Uint8Array;
+  /**
+   * Which files these values were read from: device, inode, size and times
+   * of every copy's `events.json`, `metadata.json` and `base_config.json`,
+   * taken before and after reading (`undefined` when a file changed while it
+   * was read). While it still matches, the files hold what was read, so a
+   * writer under the lock need not read them again
+   * ({@linkcode reloadIfChanged}).
+   */
+  stamp?: string;
 }
+
+/** The files whose identity makes up a conversation's stamp. */
+const STAMPED_FILES = ["events.json", "metadata.json", "base_config.json"];
 
 /** The conversation named by the user does not exist. */
 export class ConversationNotFoundError extends JptError {
@@ -205,6 +217,7 @@ export async function resolveConversation(
 export async function loadConversation(
   ref: ConversationRef,
 ): Promise<LoadedConversation> {
+  const before = await conversationStamp(ref);
   const source = await newestCopy(ref.copies, [
     "events.json",
     "base_config.json",
@@ -213,7 +226,56 @@ export async function loadConversation(
     join(source.dir, "events.json"),
     ConversationStream.parse,
   );
-  return { ref, source, stream, metadata: await loadMetadata(ref) };
+  const metadata = await loadMetadata(ref);
+  const after = await conversationStamp(ref);
+  return {
+    ref,
+    source,
+    stream,
+    metadata,
+    ...(before === after ? { stamp: after } : {}),
+  };
+}
+
+/**
+ * The conversation as it is on disk now: `conversation` itself while its
+ * files are the ones it was read from (or last written as), else a fresh
+ * load. Called under the lock, this is the one read a write needs, and no
+ * read when nothing changed since the caller's own read.
+ *
+ * @param conversation A conversation read (or saved) earlier.
+ * @returns The same object, or the conversation read again.
+ */
+export async function reloadIfChanged(
+  conversation: LoadedConversation,
+): Promise<LoadedConversation> {
+  if (
+    conversation.stamp !== undefined &&
+    conversation.stamp === await conversationStamp(conversation.ref)
+  ) {
+    return conversation;
+  }
+  return await loadConversation(conversation.ref);
+}
+
+/** Identity of every copy's conversation files (absent files included). */
+async function conversationStamp(ref: ConversationRef): Promise<string> {
+  const parts = await Promise.all(
+    ref.copies.flatMap((copy) =>
+      STAMPED_FILES.map(async (name) => {
+        try {
+          const info = await Deno.stat(join(copy.dir, name));
+          // Without inode numbers (some platforms) the identity is too weak:
+          // a stamp that never matches means "read again".
+          if (info.ino === null) return `?${crypto.randomUUID()}`;
+          return `${info.dev}:${info.ino}:${info.size}:${info.mtime?.getTime()}:${info.ctime?.getTime()}`;
+        } catch {
+          return "-";
+        }
+      })
+    ),
+  );
+  return parts.join("|");
 }
 
 /**
@@ -268,20 +330,25 @@ export async function saveConversation(
   conversation: LoadedConversation,
 ): Promise<string[]> {
   const written: string[] = [];
-  const files: Array<[string, Uint8Array]> = [[
+  const files: Array<[string, Uint8Array | Uint8Array[]]> = [[
     "metadata.json",
     conversation.metadata.serialize(),
   ]];
   if (conversation.baseConfig !== undefined) {
     files.push(["base_config.json", conversation.baseConfig]);
   }
-  files.push(["events.json", conversation.stream.serialize()]);
+  // Pieces, not one buffer: unchanged stretches of a large file are views
+  // into the bytes read, so a one-summary write copies nothing in memory.
+  files.push(["events.json", conversation.stream.serializeParts()]);
   for (const copy of conversation.ref.copies) {
     for (const [name, bytes] of files) {
       const path = join(copy.dir, name);
       if (await writeFileAtomic(path, bytes)) written.push(path);
     }
   }
+  // The files now hold these values: a later write under the lock need not
+  // read them again.
+  conversation.stamp = await conversationStamp(conversation.ref);
   return written;
 }
 

@@ -10,7 +10,11 @@
  * - `labels/<2 hex>/<key>.json`: `{summary, model, prompt_version, time}`;
  * - `turns/<2 hex>/<hash of workspace, conversation, event id>.json`:
  *   `{key}`, the content a turn had when jpt wrote its label (for
- *   `jpt turns --stale`).
+ *   `jpt turns --stale`);
+ * - `recorded/<hash of workspace, conversation>.json`: `{labels: {<event
+ *   id>: <summary>}}`, the labels of a conversation's file already recorded,
+ *   so a catch-up records only those that changed since (one small read
+ *   instead of a hash and a read per turn).
  *
  * Each record is its own file, written atomically (temporary file renamed
  * over it), so several processes can write at once; the last writer of a
@@ -158,6 +162,40 @@ export class LabelStore {
   }
 
   /**
+   * The labels of a conversation's file already recorded in the store.
+   *
+   * @param conversation The conversation (its workspace and id).
+   * @returns Summary by event id (empty when none were recorded).
+   */
+  async recordedLabels(
+    conversation: Omit<TurnAddress, "eventId">,
+  ): Promise<Map<string, string>> {
+    const value = await this.#read(await this.#recordedPath(conversation));
+    const labels = value?.labels;
+    const map = new Map<string, string>();
+    if (typeof labels !== "object" || labels === null) return map;
+    for (const [id, summary] of Object.entries(labels)) {
+      if (typeof summary === "string") map.set(id, summary);
+    }
+    return map;
+  }
+
+  /**
+   * Replaces the record of a conversation's labels already recorded.
+   *
+   * @param conversation The conversation (its workspace and id).
+   * @param labels Summary by event id.
+   */
+  async setRecordedLabels(
+    conversation: Omit<TurnAddress, "eventId">,
+    labels: ReadonlyMap<string, string>,
+  ): Promise<void> {
+    await this.#write(await this.#recordedPath(conversation), {
+      labels: Object.fromEntries(labels),
+    });
+  }
+
+  /**
    * Keeps each kind of record to a bound: the oldest beyond it are removed.
    *
    * @param maxRecords The most records of each kind (default 100,000).
@@ -166,7 +204,7 @@ export class LabelStore {
   async prune(maxRecords: number = DEFAULT_MAX_RECORDS): Promise<number> {
     if (this.#dir === undefined) return 0;
     let removed = 0;
-    for (const kind of ["labels", "turns"]) {
+    for (const kind of ["labels", "turns", "recorded"]) {
       const files: Array<{ path: string; time: number }> = [];
       for (const shard of await listDir(join(this.#dir, kind))) {
         for (const name of await listDir(join(this.#dir, kind, shard))) {
@@ -192,22 +230,36 @@ export class LabelStore {
   }
 
   async #turnPath(turn: TurnAddress): Promise<string | undefined> {
+    return await this.#hashedPath("turns", [
+      turn.workspaceId ?? "",
+      turn.conversationId,
+      turn.eventId,
+    ]);
+  }
+
+  async #recordedPath(
+    conversation: Omit<TurnAddress, "eventId">,
+  ): Promise<string | undefined> {
+    return await this.#hashedPath("recorded", [
+      conversation.workspaceId ?? "",
+      conversation.conversationId,
+    ]);
+  }
+
+  async #hashedPath(
+    kind: string,
+    parts: string[],
+  ): Promise<string | undefined> {
     if (this.#dir === undefined) return undefined;
     const digest = new Uint8Array(
       await crypto.subtle.digest(
         "SHA-256",
-        encoder.encode(
-          JSON.stringify([
-            turn.workspaceId ?? "",
-            turn.conversationId,
-            turn.eventId,
-          ]),
-        ),
+        encoder.encode(JSON.stringify(parts)),
       ),
     );
     const hash = Array.from(digest, (b) => b.toString(16).padStart(2, "0"))
       .join("");
-    return join(this.#dir, "turns", hash.slice(0, 2), `${hash}.json`);
+    return join(this.#dir, kind, hash.slice(0, 2), `${hash}.json`);
   }
 
   async #read(
