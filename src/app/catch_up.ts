@@ -30,8 +30,8 @@ import {
 import {
   assertWritable,
   type ConversationRef,
-  type LoadedConversation,
   loadConversation,
+  type LoadedConversation,
   lockConversation,
   reloadIfChanged,
   removeStrayTempFiles,

@@ -54,6 +54,7 @@ Environment:
   JPT_MAX_FILE_BYTES      the largest file jpt reads (default 2 GiB)
   JPT_IDLE_TIMEOUT_SECS   give up on a reply that sends nothing this long (default 120)
   JPT_MODEL_RETRIES       retries of a model call answered 429 or 5xx (default 5, 0 for none)
+  JPT_BATCH_POLL_SECS     how often summarize --batch-api polls a batch (default 30)
   JP_EDITOR, VISUAL, EDITOR   the editor for jpt edit and for a message typed on a terminal
   NO_COLOR                no colour (colour is also off when output is not a terminal)
 `;

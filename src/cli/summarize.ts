@@ -6,9 +6,13 @@
  */
 
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
-import type { BackfillOutcome, BackfillTotals } from "../app/backfill.ts";
 import { DEFAULT_JOBS } from "../app/backfill_jobs.ts";
-import { ExitCode } from "../errors/jpt_error.ts";
+import { UsageError } from "../errors/jpt_error.ts";
+import {
+  backfillExitCode,
+  formatOutcomes,
+  formatTotals,
+} from "./backfill_report.ts";
 import {
   type CommandDeps,
   jsonOption,
@@ -57,6 +61,18 @@ export function addSummarizeCommand(
       parseSeconds,
       120,
     )
+    .option(
+      "--batch-api",
+      "submit through the OpenAI Batch API (half the price; results within 24 h), wait, apply",
+    )
+    .option(
+      "--resume",
+      "with --batch-api: wait for and apply the batches submitted earlier",
+    )
+    .option(
+      "--no-wait",
+      "with --batch-api: return once submitted (apply later with --resume)",
+    )
     .addOption(jsonOption())
     .addHelpText(
       "after",
@@ -67,13 +83,40 @@ export function addSummarizeCommand(
         "restored and failed, elapsed, ETA), else a line per conversation as it finishes. The report\n" +
         "(stdout) lists conversations in workspace order. Ctrl-C stops: requests in flight are\n" +
         "aborted, answers already received are written, and a rerun picks up the rest.\n\n" +
-        "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --jobs 8\n  jpt summarize --all --json\n",
+        "With --batch-api the requests go to the OpenAI Batch API as one batch per model; what each\n" +
+        "covers is kept in jpt's data directory, so --resume applies a batch after the process that\n" +
+        "submitted it ended. Results are checked against each turn's fingerprint before they are\n" +
+        "written, as direct answers are. JPT_BATCH_POLL_SECS sets the polling interval (default 30).\n\n" +
+        "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --jobs 8\n  jpt summarize --all --json\n" +
+        "  jpt summarize --all --batch-api --no-wait\n  jpt summarize --batch-api --resume\n",
     )
     .action(async (targets, opts) => {
+      const context = deps.context();
+      if (opts.batchApi !== true && (opts.resume || opts.wait === false)) {
+        throw new UsageError("--resume and --no-wait go with --batch-api");
+      }
+      if (opts.batchApi === true) {
+        if (opts.dryRun) {
+          throw new UsageError(
+            "--dry-run shows direct requests; leave out --batch-api",
+          );
+        }
+        const { runBatchBackfill } = await import("./summarize_batch.ts");
+        deps.setExitCode(
+          await runBatchBackfill(context, {
+            targets,
+            all: opts.all === true,
+            batchSize: opts.batchSize,
+            resume: opts.resume === true,
+            wait: opts.wait !== false,
+            json: opts.json === true,
+          }, deps.signal),
+        );
+        return;
+      }
       const { backfill, backfillTotals } = await import("../app/backfill.ts");
       const { PROMPT_VERSION } = await import("../summary/prompt.ts");
       const { BackfillProgress } = await import("./backfill_progress.ts");
-      const context = deps.context();
       const dryRun = opts.dryRun === true;
       const progress = dryRun ? undefined : new BackfillProgress({
         write: context.io.err,
@@ -109,92 +152,6 @@ export function addSummarizeCommand(
           `${context.errStyle.bad("error:")} ${sanitizeLine(failure)}\n`,
         );
       }
-      deps.setExitCode(exitCode(totals, deps.signal));
+      deps.setExitCode(backfillExitCode(totals, deps.signal));
     });
-}
-
-/** 1 when a conversation could not be read or any request failed. */
-function exitCode(totals: BackfillTotals, signal: AbortSignal): number {
-  if (signal.aborted) return ExitCode.interrupted;
-  return totals.errors > 0 || totals.failed > 0
-    ? ExitCode.failure
-    : ExitCode.ok;
-}
-
-function formatTotals(totals: BackfillTotals): string {
-  const skipped = Object.entries(totals.skipped);
-  const skippedCount = skipped.reduce((sum, [, n]) => sum + n, 0);
-  const reasons = skipped.length === 0
-    ? ""
-    : ` (${
-      skipped.map(([reason, n]) => `${reason.replace("_", " ")} ${n}`).join(
-        ", ",
-      )
-    })`;
-  return `Total: ${totals.conversations} conversation${
-    totals.conversations === 1 ? "" : "s"
-  }, ${totals.summarized} summarized, ${totals.restored} restored, ${skippedCount} skipped${reasons}, ${totals.failed} failed${
-    totals.errors > 0 ? `, ${totals.errors} not read` : ""
-  }\n`;
-}
-
-function formatOutcomes(
-  outcomes: BackfillOutcome[],
-  dryRun: boolean,
-): string {
-  if (outcomes.length === 0) return "No conversations to summarize\n";
-  let text = "";
-  for (const outcome of outcomes) {
-    const head = `${outcome.id}${outcome.model ? ` (${outcome.model})` : ""}`;
-    if (
-      outcome.status === "locked" || outcome.status === "error" ||
-      outcome.status === "incomplete"
-    ) {
-      text += `${head}: skipped: ${
-        sanitizeLine(outcome.error ?? outcome.status)
-      }\n`;
-      continue;
-    }
-    if (outcome.status === "nothing_to_do") {
-      text += `${head}: every completed turn has a summary\n`;
-      continue;
-    }
-    if (dryRun) {
-      const window = outcome.context_window!;
-      text +=
-        `${head}: context window ${window.tokens} tokens (${window.source})\n`;
-      outcome.batches!.forEach((batch, i) => {
-        text += `  batch ${
-          i + 1
-        }: ${batch.turns.length} turn(s), ~${batch.estimated_tokens} tokens\n`;
-        for (const turn of batch.turns) {
-          const id = turn.id_assigned ? `${turn.id}, new` : turn.id;
-          text += `    # Turn ${turn.index + 1} (${
-            sanitizeLine(id)
-          }): ~${turn.tokens} tokens, ${turn.fingerprint.slice(0, 12)}\n`;
-        }
-      });
-      for (const turn of outcome.oversized ?? []) {
-        text += `  oversized: # Turn ${turn.index + 1} (${
-          sanitizeLine(turn.id)
-        }): ~${turn.tokens} tokens, never sent\n`;
-      }
-      continue;
-    }
-    text += `${head}: ${outcome.summarized.length} summarized, ${
-      outcome.restored.length > 0 ? `${outcome.restored.length} restored, ` : ""
-    }${outcome.skipped.length} skipped\n`;
-    for (const turn of outcome.summarized) {
-      text += `  # Turn ${turn.index + 1} (${sanitizeLine(turn.id)}): ${
-        sanitizeLine(turn.summary)
-      }\n`;
-    }
-    for (const turn of outcome.skipped) {
-      const detail = turn.detail ? `: ${turn.detail}` : "";
-      text += `  skipped # Turn ${turn.index + 1} (${sanitizeLine(turn.id)}): ${
-        turn.reason.replace("_", " ")
-      }${sanitizeLine(detail)}\n`;
-    }
-  }
-  return text;
 }

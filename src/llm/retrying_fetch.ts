@@ -144,7 +144,14 @@ function askedDelayMs(headers: Headers): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-function abortableSleep(
+/**
+ * Waits, unless the signal aborts first.
+ *
+ * @param ms How long.
+ * @param signal Ends the wait early (rejecting with its reason).
+ * @returns When the time has passed.
+ */
+export function abortableSleep(
   ms: number,
   signal: AbortSignal | undefined,
 ): Promise<void> {

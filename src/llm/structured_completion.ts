@@ -83,9 +83,16 @@ export async function structuredCompletion(
   return "";
 }
 
-function responseFormat(
+/**
+ * The request fields that ask for a rung of the output ladder.
+ *
+ * @param rung The rung.
+ * @param request The request (its schema).
+ * @returns `response_format`, or nothing for the last rung.
+ */
+export function responseFormat(
   rung: StructuredOutput,
-  request: StructuredRequest,
+  request: Pick<StructuredRequest, "schemaName" | "schema">,
 ): Record<string, unknown> {
   switch (rung) {
     case "json_schema_strict":

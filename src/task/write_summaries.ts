@@ -16,8 +16,8 @@ import type { PreparedTurn } from "../summary/prepared_turn.ts";
 import { turnFingerprint } from "../summary/turn_fingerprint.ts";
 import {
   type ConversationRef,
-  type LoadedConversation,
   loadConversation,
+  type LoadedConversation,
   lockConversationIfFree,
   reloadIfChanged,
   saveConversation,

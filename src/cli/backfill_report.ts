@@ -1,0 +1,119 @@
+/**
+ * The report of `jpt summarize` (direct or through the Batch API): one
+ * block per conversation, the totals line, and the exit code.
+ *
+ * @module
+ */
+
+import type { BackfillOutcome, BackfillTotals } from "../app/backfill.ts";
+import { ExitCode } from "../errors/jpt_error.ts";
+import { sanitizeLine } from "./output.ts";
+
+/**
+ * The exit code of a backfill: 130 when interrupted, 1 when a conversation
+ * could not be read or any request failed, else 0.
+ *
+ * @param totals The totals.
+ * @param signal Aborted on Ctrl-C.
+ * @returns The code.
+ */
+export function backfillExitCode(
+  totals: BackfillTotals,
+  signal: AbortSignal,
+): number {
+  if (signal.aborted) return ExitCode.interrupted;
+  return totals.errors > 0 || totals.failed > 0
+    ? ExitCode.failure
+    : ExitCode.ok;
+}
+
+/**
+ * The totals line.
+ *
+ * @param totals The totals.
+ * @returns One line.
+ */
+export function formatTotals(totals: BackfillTotals): string {
+  const skipped = Object.entries(totals.skipped);
+  const skippedCount = skipped.reduce((sum, [, n]) => sum + n, 0);
+  const reasons = skipped.length === 0
+    ? ""
+    : ` (${
+      skipped.map(([reason, n]) => `${reason.replace("_", " ")} ${n}`).join(
+        ", ",
+      )
+    })`;
+  return `Total: ${totals.conversations} conversation${
+    totals.conversations === 1 ? "" : "s"
+  }, ${totals.summarized} summarized, ${totals.restored} restored, ${skippedCount} skipped${reasons}, ${totals.failed} failed${
+    totals.errors > 0 ? `, ${totals.errors} not read` : ""
+  }\n`;
+}
+
+/**
+ * One block per conversation (or the dry run's plan).
+ *
+ * @param outcomes The outcomes, in workspace order.
+ * @param dryRun Whether they are plans.
+ * @returns The text.
+ */
+export function formatOutcomes(
+  outcomes: readonly BackfillOutcome[],
+  dryRun: boolean,
+): string {
+  if (outcomes.length === 0) return "No conversations to summarize\n";
+  let text = "";
+  for (const outcome of outcomes) {
+    const head = `${outcome.id}${outcome.model ? ` (${outcome.model})` : ""}`;
+    if (
+      outcome.status === "locked" || outcome.status === "error" ||
+      outcome.status === "incomplete"
+    ) {
+      text += `${head}: skipped: ${
+        sanitizeLine(outcome.error ?? outcome.status)
+      }\n`;
+      continue;
+    }
+    if (outcome.status === "nothing_to_do") {
+      text += `${head}: every completed turn has a summary\n`;
+      continue;
+    }
+    if (dryRun) {
+      const window = outcome.context_window!;
+      text +=
+        `${head}: context window ${window.tokens} tokens (${window.source})\n`;
+      outcome.batches!.forEach((batch, i) => {
+        text += `  batch ${
+          i + 1
+        }: ${batch.turns.length} turn(s), ~${batch.estimated_tokens} tokens\n`;
+        for (const turn of batch.turns) {
+          const id = turn.id_assigned ? `${turn.id}, new` : turn.id;
+          text += `    # Turn ${turn.index + 1} (${
+            sanitizeLine(id)
+          }): ~${turn.tokens} tokens, ${turn.fingerprint.slice(0, 12)}\n`;
+        }
+      });
+      for (const turn of outcome.oversized ?? []) {
+        text += `  oversized: # Turn ${turn.index + 1} (${
+          sanitizeLine(turn.id)
+        }): ~${turn.tokens} tokens, never sent\n`;
+      }
+      continue;
+    }
+    text += `${head}: ${outcome.summarized.length} summarized, ${
+      outcome.restored.length > 0 ? `${outcome.restored.length} restored, ` : ""
+    }${outcome.skipped.length} skipped\n`;
+    for (const turn of outcome.summarized) {
+      text += `  # Turn ${turn.index + 1} (${sanitizeLine(turn.id)}): ${
+        sanitizeLine(turn.summary)
+      }\n`;
+    }
+    for (const turn of outcome.skipped) {
+      const detail = turn.detail ? `: ${turn.detail}` : "";
+      text += `  skipped # Turn ${turn.index + 1} (${sanitizeLine(turn.id)}): ${
+        turn.reason.replace("_", " ")
+      }${sanitizeLine(detail)}\n`;
+    }
+  }
+  return text;
+}
