@@ -1,0 +1,143 @@
+/**
+ * Writing one summary into a large conversation against a bare `JSON.parse`
+ * of its file: each in a fresh process (`write_one.ts`), alternated run by
+ * run, the file restored before each write; the label store already holds
+ * the file's labels (the steady state after a first catch-up). Time of the
+ * operation and the process's peak resident memory.
+ *
+ * Run alone with `deno run -A bench/write_one_run.ts [--quick]`, or through
+ * `bench/bench.ts`. Linux (peak memory from /proc).
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { generateConversation } from "./generate.ts";
+import { median } from "./run_jpt.ts";
+
+const SCRIPT = new URL("./write_one.ts", import.meta.url).pathname;
+
+/** One conversation size's medians. */
+export interface WriteOneRow {
+  /** Turns in the conversation. */
+  turns: number;
+  /** Size of `events.json` (MB). */
+  mb: number;
+  /** `JSON.parse` of the file, read included (ms). */
+  parseMs: number;
+  /** The one-summary catch-up (ms). */
+  writeMs: number;
+  /** Peak resident memory of the `JSON.parse` process (MB). */
+  parsePeakMb: number;
+  /** Peak resident memory of the writing process (MB). */
+  writePeakMb: number;
+}
+
+async function once(
+  mode: string,
+  dir: string,
+  store: string,
+): Promise<{ ms: number; peakMb: number }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", SCRIPT, mode, dir, store],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!output.success) throw new Error(`write_one.ts ${mode} failed`);
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
+async function labelFiles(store: string): Promise<string[]> {
+  const paths: string[] = [];
+  for await (const shard of Deno.readDir(join(store, "labels"))) {
+    for await (const file of Deno.readDir(join(store, "labels", shard.name))) {
+      paths.push(join(store, "labels", shard.name, file.name));
+    }
+  }
+  return paths;
+}
+
+/**
+ * Measures each size.
+ *
+ * @param sizes Turn counts.
+ * @param runs Runs of each operation per size.
+ * @returns One row per size.
+ */
+export async function writeOneRun(
+  sizes: number[],
+  runs: number,
+): Promise<WriteOneRow[]> {
+  const rows: WriteOneRow[] = [];
+  for (const turns of sizes) {
+    const root = await Deno.makeTempDir({ prefix: "jpt-bench-write-" });
+    try {
+      const dir = join(root, "conversation");
+      await Deno.mkdir(dir);
+      const bytes = generateConversation(turns, 3000, turns, turns - 1);
+      const original = join(root, "events.original.json");
+      await Deno.writeFile(original, bytes);
+      await Deno.writeTextFile(
+        join(dir, "metadata.json"),
+        '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+      );
+      await Deno.copyFile(original, join(dir, "events.json"));
+      const store = join(root, "store");
+      await once("prime", dir, store);
+      const primed = new Set(await labelFiles(store));
+      const parse: Array<{ ms: number; peakMb: number }> = [];
+      const write: Array<{ ms: number; peakMb: number }> = [];
+      for (let run = 0; run < runs; run++) {
+        await Deno.copyFile(original, join(dir, "events.json"));
+        // The last run's label would be restored instead of asked for.
+        for (const path of await labelFiles(store)) {
+          if (!primed.has(path)) await Deno.remove(path);
+        }
+        write.push(await once("write", dir, store));
+        parse.push(await once("parse", dir, store));
+      }
+      rows.push({
+        turns,
+        mb: bytes.length / 1e6,
+        parseMs: median(parse.map((r) => r.ms)),
+        writeMs: median(write.map((r) => r.ms)),
+        parsePeakMb: median(parse.map((r) => r.peakMb)),
+        writePeakMb: median(write.map((r) => r.peakMb)),
+      });
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  }
+  return rows;
+}
+
+/**
+ * The table as Markdown lines.
+ *
+ * @param rows The rows.
+ * @returns The lines.
+ */
+export function writeOneTable(rows: WriteOneRow[]): string[] {
+  return [
+    "| turns | MB | `JSON.parse` (ms) | write one summary (ms) | write / parse | peak RSS, parse (MB) | peak RSS, write (MB) | write RSS / file size |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map((row) =>
+      `| ${row.turns} | ${row.mb.toFixed(0)} | ${row.parseMs.toFixed(0)} | ${
+        row.writeMs.toFixed(0)
+      } | ${(row.writeMs / row.parseMs).toFixed(2)} | ${
+        row.parsePeakMb.toFixed(0)
+      } | ${row.writePeakMb.toFixed(0)} | ${
+        (row.writePeakMb / row.mb).toFixed(2)
+      } |`
+    ),
+  ];
+}
+
+if (import.meta.main) {
+  const quick = Deno.args.includes("--quick");
+  const rows = await writeOneRun(
+    quick ? [1000] : [10000, 50000],
+    quick ? 1 : 3,
+  );
+  console.log(writeOneTable(rows).join("\n"));
+}
