@@ -13,7 +13,7 @@
 import { join } from "node:path";
 import {
   FakeLlm,
-  type RecordedRequest,
+  peakInFlight,
   summaryResponder,
 } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
@@ -57,17 +57,6 @@ async function makeWorkspace(conversations: number, url: string) {
     );
   }
   return root;
-}
-
-function peakInFlight(requests: readonly RecordedRequest[]): number {
-  const moments = requests.flatMap((r) => [
-    { at: r.receivedAt, step: 1 },
-    { at: r.answeredAt ?? r.abortedAt ?? Infinity, step: -1 },
-  ]).sort((a, b) => a.at - b.at || a.step - b.step);
-  let now = 0;
-  let peak = 0;
-  for (const moment of moments) peak = Math.max(peak, now += moment.step);
-  return peak;
 }
 
 /**

@@ -172,14 +172,7 @@ async function backfillOne(
   options: BackfillOptions,
   windows: Map<string, Promise<ContextWindow>>,
 ): Promise<BackfillOutcome> {
-  const outcome: BackfillOutcome = {
-    id: formatConversationId(ref.id),
-    path: ref.copies[0]!.dir,
-    status: "ran",
-    summarized: [],
-    restored: [],
-    skipped: [],
-  };
+  const outcome = emptyOutcome(ref);
   try {
     if (await isIncomplete(ref)) {
       outcome.status = "incomplete";
@@ -243,6 +236,23 @@ async function backfillOne(
     outcome.error = error instanceof Error ? error.message : String(error);
   }
   return outcome;
+}
+
+/**
+ * The outcome of a conversation before anything happened to it.
+ *
+ * @param ref The conversation.
+ * @returns An outcome with status `ran` and empty lists.
+ */
+export function emptyOutcome(ref: ConversationRef): BackfillOutcome {
+  return {
+    id: formatConversationId(ref.id),
+    path: ref.copies[0]!.dir,
+    status: "ran",
+    summarized: [],
+    restored: [],
+    skipped: [],
+  };
 }
 
 /** The totals of a backfill (`jpt summarize` prints them last). */

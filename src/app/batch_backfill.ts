@@ -44,7 +44,6 @@ import { mapBounded } from "../task/map_bounded.ts";
 import type { SkippedTurn } from "../task/turn_summary_task.ts";
 import { type Answer, writeSummaries } from "../task/write_summaries.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
-import { formatConversationId } from "../workspace/conversation_id.ts";
 import {
   assertWritable,
   type ConversationRef,
@@ -59,7 +58,7 @@ import {
 import { jptDataDir, LabelStore } from "../workspace/label_store.ts";
 import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { BackfillOutcome } from "./backfill.ts";
+import { type BackfillOutcome, emptyOutcome } from "./backfill.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
 import { restoreLabels } from "./restore_labels.ts";
 import {
@@ -510,17 +509,6 @@ function preparedTurnOf(turn: CoveredTurn): PreparedTurn {
     fingerprint: turn.fingerprint,
     contentKey: turn.content_key,
     tokens: 0,
-  };
-}
-
-function emptyOutcome(ref: ConversationRef): BackfillOutcome {
-  return {
-    id: formatConversationId(ref.id),
-    path: ref.copies[0]!.dir,
-    status: "ran",
-    summarized: [],
-    restored: [],
-    skipped: [],
   };
 }
 

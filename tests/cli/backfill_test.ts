@@ -9,39 +9,19 @@ import { ConversationStream } from "../../src/conversation/stream.ts";
 import { runJpt, spawnJpt } from "../support/cli.ts";
 import {
   FakeLlm,
+  peakInFlight,
   type RecordedRequest,
   summaryResponder,
 } from "../support/fake_llm.ts";
 import { eventually } from "../support/eventually.ts";
 import { HAS_SCRIPT, runInPty } from "../support/pty.ts";
-import { tempWorkspace, writeConversation } from "../support/workspace.ts";
+import {
+  simpleTurns,
+  tempWorkspace,
+  writeConversation,
+} from "../support/workspace.ts";
 
 const FIRST_ID = 17758406187;
-
-/** `count` complete turns with ids `<prefix>t<i>`. */
-function turns(prefix: string, count: number): Uint8Array {
-  const entries = [];
-  for (let i = 0; i < count; i++) {
-    entries.push(
-      {
-        event_id: `${prefix}t${i}`,
-        timestamp: "2026-01-01 00:00:00.0",
-        type: "turn_start",
-      },
-      {
-        timestamp: "2026-01-01 00:00:00.1",
-        type: "chat_request",
-        content: `question ${i} of ${prefix}`,
-      },
-      {
-        timestamp: "2026-01-01 00:00:00.2",
-        type: "chat_response",
-        message: `answer ${i}`,
-      },
-    );
-  }
-  return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
-}
 
 /** A workspace of `count` conversations of 3 turns, talking to `server`. */
 async function workspaceOf(count: number, server: FakeLlm) {
@@ -57,23 +37,11 @@ async function workspaceOf(count: number, server: FakeLlm) {
       await writeConversation(
         ws.conversations,
         String(FIRST_ID + i),
-        turns(`c${i}`, 3),
+        simpleTurns(`c${i}`, 3),
       ),
     );
   }
   return { ws, dirs };
-}
-
-/** The most requests that were being answered at the same moment. */
-function peakInFlight(requests: readonly RecordedRequest[]): number {
-  const moments = requests.flatMap((r) => [
-    { at: r.receivedAt, step: 1 },
-    { at: r.answeredAt ?? r.abortedAt ?? Infinity, step: -1 },
-  ]).sort((a, b) => a.at - b.at || a.step - b.step);
-  let now = 0;
-  let peak = 0;
-  for (const moment of moments) peak = Math.max(peak, now += moment.step);
-  return peak;
 }
 
 async function summariesOf(dir: string): Promise<Array<string | undefined>> {
@@ -228,6 +196,7 @@ Deno.test({
     assert.equal(code, 0, output);
     assert.match(
       output,
+      // deno-lint-ignore no-control-regex
       /\r\u001b\[K3\/3 conversations · 9 summarized · 0 restored · 0 failed · \d+:\d\d\r\u001b\[K/,
     );
     assert.doesNotMatch(output, /\[\d\/3\] jp-c/, "no per-conversation lines");

@@ -9,35 +9,13 @@ import { join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { runJpt } from "../support/cli.ts";
 import { FakeBatchApi } from "../support/fake_batch_api.ts";
-import { tempWorkspace, writeConversation } from "../support/workspace.ts";
+import {
+  simpleTurns,
+  tempWorkspace,
+  writeConversation,
+} from "../support/workspace.ts";
 
 const FIRST_ID = 17758406187;
-
-function turns(prefix: string, count: number): Uint8Array {
-  const entries: unknown[] = [
-    { type: "config_delta", timestamp: "2026-01-01 00:00:00.0", delta: {} },
-  ];
-  for (let i = 0; i < count; i++) {
-    entries.push(
-      {
-        event_id: `${prefix}t${i}`,
-        timestamp: "2026-01-01 00:00:00.0",
-        type: "turn_start",
-      },
-      {
-        timestamp: "2026-01-01 00:00:00.1",
-        type: "chat_request",
-        content: `question ${i} of ${prefix}`,
-      },
-      {
-        timestamp: "2026-01-01 00:00:00.2",
-        type: "chat_response",
-        message: `answer ${i}`,
-      },
-    );
-  }
-  return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
-}
 
 async function setUp(count: number, api: FakeBatchApi) {
   const ws = await tempWorkspace();
@@ -51,7 +29,7 @@ async function setUp(count: number, api: FakeBatchApi) {
       await writeConversation(
         ws.conversations,
         String(FIRST_ID + i),
-        turns(`c${i}`, 3),
+        simpleTurns(`c${i}`, 3),
       ),
     );
   }

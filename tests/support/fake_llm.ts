@@ -306,3 +306,20 @@ export function summaryResponder(
     };
   };
 }
+
+/**
+ * The most requests that were being answered at one moment.
+ *
+ * @param requests Recorded requests.
+ * @returns The peak count.
+ */
+export function peakInFlight(requests: readonly RecordedRequest[]): number {
+  const moments = requests.flatMap((r) => [
+    { at: r.receivedAt, step: 1 },
+    { at: r.answeredAt ?? r.abortedAt ?? Infinity, step: -1 },
+  ]).sort((a, b) => a.at - b.at || a.step - b.step);
+  let now = 0;
+  let peak = 0;
+  for (const moment of moments) peak = Math.max(peak, now += moment.step);
+  return peak;
+}

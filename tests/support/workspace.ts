@@ -103,3 +103,37 @@ export async function writeConversation(
   await Deno.writeTextFile(join(dir, "metadata.json"), metadata);
   return dir;
 }
+
+/**
+ * The bytes of a conversation of `count` complete turns (a config delta,
+ * then per turn a `turn_start` with id `<prefix>t<i>`, a request and a reply).
+ *
+ * @param prefix Makes the texts and ids of one conversation its own.
+ * @param count The number of turns.
+ * @returns The `events.json` bytes.
+ */
+export function simpleTurns(prefix: string, count: number): Uint8Array {
+  const entries: unknown[] = [
+    { type: "config_delta", timestamp: "2026-01-01 00:00:00.0", delta: {} },
+  ];
+  for (let i = 0; i < count; i++) {
+    entries.push(
+      {
+        event_id: `${prefix}t${i}`,
+        timestamp: "2026-01-01 00:00:00.0",
+        type: "turn_start",
+      },
+      {
+        timestamp: "2026-01-01 00:00:00.1",
+        type: "chat_request",
+        content: `question ${i} of ${prefix}`,
+      },
+      {
+        timestamp: "2026-01-01 00:00:00.2",
+        type: "chat_response",
+        message: `answer ${i}`,
+      },
+    );
+  }
+  return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
+}
