@@ -6,9 +6,10 @@
  * write with its freshness check). Prints the operation's milliseconds and
  * the process's peak resident memory (VmHWM, Linux) as JSON. `prime`
  * records the file's labels in the label store first, as an earlier
- * catch-up would have, so `write` measures the steady state.
+ * catch-up would have, so `write` measures the steady state; `baseline`
+ * does nothing (the peak memory of a process with these modules loaded).
  *
- * `deno run -A bench/write_one.ts parse|prime|write <conversation dir> <label store dir>`
+ * `deno run -A bench/write_one.ts baseline|parse|prime|write <conversation dir> <label store dir>`
  *
  * @module
  */
@@ -24,7 +25,9 @@ import { LabelStore } from "../src/workspace/label_store.ts";
 const [mode, dir, storeDir] = Deno.args;
 const started = performance.now();
 const store = LabelStore.at(storeDir!);
-if (mode === "parse") {
+if (mode === "baseline") {
+  // Nothing: the runtime and the modules alone.
+} else if (mode === "parse") {
   JSON.parse(await Deno.readTextFile(join(dir!, "events.json")));
 } else if (mode === "prime") {
   const stream = ConversationStream.parse(

@@ -31,6 +31,8 @@ export interface WriteOneRow {
   parsePeakMb: number;
   /** Peak resident memory of the writing process (MB). */
   writePeakMb: number;
+  /** Peak resident memory of the same process doing nothing (MB). */
+  baselineMb: number;
 }
 
 async function once(
@@ -84,6 +86,7 @@ export async function writeOneRun(
       await Deno.copyFile(original, join(dir, "events.json"));
       const store = join(root, "store");
       await once("prime", dir, store);
+      const baseline = await once("baseline", dir, store);
       const primed = new Set(await labelFiles(store));
       const parse: Array<{ ms: number; peakMb: number }> = [];
       const write: Array<{ ms: number; peakMb: number }> = [];
@@ -103,6 +106,7 @@ export async function writeOneRun(
         writeMs: median(write.map((r) => r.ms)),
         parsePeakMb: median(parse.map((r) => r.peakMb)),
         writePeakMb: median(write.map((r) => r.peakMb)),
+        baselineMb: baseline.peakMb,
       });
     } finally {
       await Deno.remove(root, { recursive: true });
@@ -119,8 +123,8 @@ export async function writeOneRun(
  */
 export function writeOneTable(rows: WriteOneRow[]): string[] {
   return [
-    "| turns | MB | `JSON.parse` (ms) | write one summary (ms) | write / parse | peak RSS, parse (MB) | peak RSS, write (MB) | write RSS / file size |",
-    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| turns | MB | `JSON.parse` (ms) | write one summary (ms) | write / parse | peak RSS, parse (MB) | peak RSS, write (MB) | write RSS / file size | start-up RSS (MB) | (write − start-up) / file size |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((row) =>
       `| ${row.turns} | ${row.mb.toFixed(0)} | ${row.parseMs.toFixed(0)} | ${
         row.writeMs.toFixed(0)
@@ -128,6 +132,8 @@ export function writeOneTable(rows: WriteOneRow[]): string[] {
         row.parsePeakMb.toFixed(0)
       } | ${row.writePeakMb.toFixed(0)} | ${
         (row.writePeakMb / row.mb).toFixed(2)
+      } | ${row.baselineMb.toFixed(0)} | ${
+        ((row.writePeakMb - row.baselineMb) / row.mb).toFixed(2)
       } |`
     ),
   ];

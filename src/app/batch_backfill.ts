@@ -171,14 +171,21 @@ export async function batchBackfill(
   if (options.wait) {
     const pending = [...batches];
     for (const [i, batch] of batches.entries()) {
-      if (options.signal.aborted) break;
-      report[i]!.status = await waitAndApply(
-        session,
-        workspace,
-        batch,
-        options,
-        outcomes,
-      );
+      let status: string;
+      try {
+        status = await waitAndApply(
+          session,
+          workspace,
+          batch,
+          options,
+          outcomes,
+        );
+      } catch (error) {
+        // Ctrl-C while waiting: the batch stays in the state file for --resume.
+        if (options.signal.aborted) break;
+        throw error;
+      }
+      report[i]!.status = status;
       pending.splice(pending.indexOf(batch), 1);
       await writeState(stateFile, pending);
     }

@@ -100,6 +100,8 @@ export async function runCli(
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    // Ctrl-C (or SIGTERM) surfacing as the abort it caused is no failure.
+    if (options.signal?.aborted && isAbort(error)) return ExitCode.interrupted;
     const verbose = program.opts().verbose === true;
     const [message, ...causes] = causeChain(error);
     io.err(`error: ${sanitizeLine(message ?? "")}\n`);
@@ -119,6 +121,12 @@ export async function runCli(
     return ExitCode.failure;
   }
   return exitCode;
+}
+
+/** An abort, as `fetch`, the SDK or a signal's reason reports it. */
+function isAbort(error: unknown): boolean {
+  return error instanceof Error &&
+    (error.name === "AbortError" || error.name === "APIUserAbortError");
 }
 
 /**

@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { runJpt } from "../support/cli.ts";
+import { runJpt, spawnJpt } from "../support/cli.ts";
+import { eventually } from "../support/eventually.ts";
 import { FakeBatchApi } from "../support/fake_batch_api.ts";
 import {
   simpleTurns,
@@ -140,4 +141,46 @@ Deno.test("--no-wait then --resume applies the batch later, dropping a turn that
   assert.match(nothing.stderr, /No batch to resume/);
   const usage = await runJpt(["summarize", "--resume"], { cwd: ws.root, env });
   assert.equal(usage.code, 2);
+});
+
+Deno.test("Ctrl-C while waiting keeps the batch for --resume; nothing is written meanwhile", async () => {
+  await using api = new FakeBatchApi();
+  api.pollsBeforeDone = 1_000_000;
+  const { ws, dirs, env } = await setUp(2, api);
+  await using _ = ws;
+  const child = spawnJpt(["summarize", "--all", "--batch-api"], {
+    cwd: ws.root,
+    env,
+  });
+  await eventually(
+    "the batch is being polled",
+    () =>
+      Promise.resolve(
+        api.batches[0]?.polls !== undefined && api.batches[0].polls > 1,
+      ),
+  );
+  child.kill("SIGINT");
+  const output = await child.output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  assert.equal(output.code, 130, new TextDecoder().decode(output.stderr));
+  assert.match(stdout, /batch batch_1 .*submitted/);
+  assert.match(stdout, /--batch-api --resume/);
+  assert.deepEqual(await summaries(dirs[0]!), [
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  api.pollsBeforeDone = 0;
+  const resumed = await runJpt([
+    "summarize",
+    "--batch-api",
+    "--resume",
+    "--json",
+  ], {
+    cwd: ws.root,
+    env,
+  });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(JSON.parse(resumed.stdout).totals.summarized, 6);
+  assert.equal(api.batches.length, 1, "no second batch was submitted");
 });
