@@ -15,7 +15,7 @@
 import { join } from "node:path";
 import { ConversationStream } from "../src/conversation/stream.ts";
 import { FakeLlm, type Responder } from "../tests/support/fake_llm.ts";
-import { median, runJpt } from "./run_jpt.ts";
+import { median, removeTree, runJpt } from "./run_jpt.ts";
 import { isSummaryRequest, quickTurn, slowTurn } from "./turn_server.ts";
 
 const TURN_PIECES = 10;
@@ -108,7 +108,7 @@ async function oneRun(
     // Let a late worker finish before its workspace goes away.
     await landing(ws, performance.now() + summaryMs + 10_000);
   }
-  await Deno.remove(ws, { recursive: true });
+  await removeTree(ws);
   return {
     dead,
     landed: landedAt === undefined ? undefined : landedAt - run.started,

@@ -62,3 +62,21 @@ export function median(values: number[]): number {
     ? sorted[middle]!
     : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
+
+/**
+ * Removes a directory tree, retrying for a while when a process that is
+ * still finishing (a detached worker writing its last record) adds to it
+ * during the removal.
+ *
+ * @param path The directory.
+ */
+export async function removeTree(path: string): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await Deno.remove(path, { recursive: true });
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}

@@ -136,19 +136,29 @@ export async function backfill(
     },
   );
   const outcomes = finished.filter((outcome) => outcome !== undefined);
-  // The label store stays bounded: the oldest records go past the bound.
-  if (!options.dryRun && outcomes.some((o) => o.summarized.length > 0)) {
-    await LabelStore.open(session.env, options.log).prune(
-      labelStoreBound(session),
-    );
-  }
+  if (!options.dryRun) await pruneLabelStore(session, outcomes, options.log);
   return outcomes;
 }
 
-/** `$JPT_LABEL_STORE_MAX` when it is a positive whole number, else 100,000. */
-function labelStoreBound(session: Session): number {
+/**
+ * Keeps the label store bounded after a backfill that labelled anything:
+ * the oldest records past `$JPT_LABEL_STORE_MAX` (a positive whole number,
+ * else 100,000) are removed.
+ *
+ * @param session Where the flow runs.
+ * @param outcomes What the backfill did.
+ * @param log Where warnings about corrupt records go.
+ */
+export async function pruneLabelStore(
+  session: Session,
+  outcomes: readonly BackfillOutcome[],
+  log?: (line: string) => void,
+): Promise<void> {
+  if (!outcomes.some((outcome) => outcome.summarized.length > 0)) return;
   const value = Number(session.env("JPT_LABEL_STORE_MAX"));
-  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_RECORDS;
+  await LabelStore.open(session.env, log).prune(
+    Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_RECORDS,
+  );
 }
 
 async function targetConversations(

@@ -58,7 +58,11 @@ import {
 import { jptDataDir, LabelStore } from "../workspace/label_store.ts";
 import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { type BackfillOutcome, emptyOutcome } from "./backfill.ts";
+import {
+  type BackfillOutcome,
+  emptyOutcome,
+  pruneLabelStore,
+} from "./backfill.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
 import { restoreLabels } from "./restore_labels.ts";
 import {
@@ -190,7 +194,18 @@ export async function batchBackfill(
       await writeState(stateFile, pending);
     }
   }
-  return { outcomes: [...outcomes.values()], batches: report, stateFile };
+  // Submitted here: in listing order. Resumed: in conversation order.
+  const listed = options.resume
+    ? [...outcomes.values()].sort((a, b) => byId(a.id, b.id))
+    : [...outcomes.values()];
+  await pruneLabelStore(session, listed, options.log);
+  return { outcomes: listed, batches: report, stateFile };
+}
+
+function byId(a: string, b: string): number {
+  const x = BigInt(a.replace(/^jp-c/, "").replace(/\D/g, "") || "0");
+  const y = BigInt(b.replace(/^jp-c/, "").replace(/\D/g, "") || "0");
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Reads, restores and packs every target, then submits one batch per model. */

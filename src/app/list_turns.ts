@@ -10,6 +10,7 @@ import type { Turn } from "../conversation/turn.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
 import { loadConversation } from "../workspace/conversation_files.ts";
 import { LabelStore } from "../workspace/label_store.ts";
+import { labelLookup } from "./restore_labels.ts";
 import { type Session, targetConversation } from "./session.ts";
 
 /** One turn of the list (also the shape of `jpt turns --json`). */
@@ -49,14 +50,21 @@ export async function listTurns(
   );
   const { stream } = await loadConversation(ref);
   const store = LabelStore.open(session.env, session.warn);
+  const lookup = labelLookup(
+    store,
+    await store.recordedLabels({
+      workspaceId: workspace?.id,
+      conversationId: ref.id,
+    }),
+  );
   const rows: TurnRow[] = [];
   for (const turn of stream.turns()) {
     const row = turnRow(turn);
     // A label jp's save dropped, still in the label store.
     if (row.summary === null && turn.isComplete()) {
-      const label = await store.get(await turnContentKey(turn));
+      const label = await lookup(await turnContentKey(turn));
       if (label !== undefined) {
-        row.summary = label.summary;
+        row.summary = label;
         row.restored = true;
       }
     }

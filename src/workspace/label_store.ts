@@ -12,9 +12,9 @@
  *   `{key}`, the content a turn had when jpt wrote its label (for
  *   `jpt turns --stale`);
  * - `recorded/<hash of workspace, conversation>.json`: `{labels: {<event
- *   id>: <summary>}}`, the labels of a conversation's file already recorded,
- *   so a catch-up records only those that changed since (one small read
- *   instead of a hash and a read per turn).
+ *   id>: {key, summary}}}`, the labels found in a conversation's file, all in
+ *   one record: a catch-up records only those that changed since, and a
+ *   label jp's save dropped is found there by its content key.
  *
  * Each record is its own file, written atomically (temporary file renamed
  * over it), so several processes can write at once; the last writer of a
@@ -48,6 +48,14 @@ export interface TurnAddress {
   conversationId: string;
   /** The turn's `event_id`. */
   eventId: string;
+}
+
+/** A label recorded from a conversation's file. */
+export interface RecordedLabel {
+  /** The turn's content key when the label was recorded. */
+  key: string;
+  /** The summary. */
+  summary: string;
 }
 
 /** The default bound on the records of each kind. */
@@ -162,33 +170,41 @@ export class LabelStore {
   }
 
   /**
-   * The labels of a conversation's file already recorded in the store.
+   * The labels of a conversation's file recorded in the store, by event id:
+   * the turn's content key and its summary. A catch-up records only what
+   * changed since, and a label jp's save dropped is found here by its
+   * content key (the event id is dropped too).
    *
    * @param conversation The conversation (its workspace and id).
-   * @returns Summary by event id (empty when none were recorded).
+   * @returns Content key and summary by event id (empty when none).
    */
   async recordedLabels(
     conversation: Omit<TurnAddress, "eventId">,
-  ): Promise<Map<string, string>> {
+  ): Promise<Map<string, RecordedLabel>> {
     const value = await this.#read(await this.#recordedPath(conversation));
     const labels = value?.labels;
-    const map = new Map<string, string>();
+    const map = new Map<string, RecordedLabel>();
     if (typeof labels !== "object" || labels === null) return map;
-    for (const [id, summary] of Object.entries(labels)) {
-      if (typeof summary === "string") map.set(id, summary);
+    for (const [id, entry] of Object.entries(labels)) {
+      const { key, summary } = (entry ?? {}) as Record<string, unknown>;
+      if (
+        typeof key === "string" && KEY.test(key) && typeof summary === "string"
+      ) {
+        map.set(id, { key, summary });
+      }
     }
     return map;
   }
 
   /**
-   * Replaces the record of a conversation's labels already recorded.
+   * Replaces the record of a conversation's file labels.
    *
    * @param conversation The conversation (its workspace and id).
-   * @param labels Summary by event id.
+   * @param labels Content key and summary by event id.
    */
   async setRecordedLabels(
     conversation: Omit<TurnAddress, "eventId">,
-    labels: ReadonlyMap<string, string>,
+    labels: ReadonlyMap<string, RecordedLabel>,
   ): Promise<void> {
     await this.#write(await this.#recordedPath(conversation), {
       labels: Object.fromEntries(labels),

@@ -75,13 +75,17 @@ Deno.test("labels recorded from a file are not recorded again until they change"
     (await restoreLabels(loaded.stream, store, options)).recorded,
     1,
   );
-  assert.deepEqual(
-    [
-      ...(await store.recordedLabels({
-        workspaceId: undefined,
-        conversationId: ref.id,
-      })),
-    ],
-    [[id, "Second label"]],
+  const recorded = await store.recordedLabels({
+    workspaceId: undefined,
+    conversationId: ref.id,
+  });
+  assert.deepEqual([...recorded.keys()], [id]);
+  assert.equal(recorded.get(id)!.summary, "Second label");
+  assert.match(recorded.get(id)!.key, /^[0-9a-f]{64}$/);
+  // Only the per-conversation record was written, no file per label.
+  const labelsDir = join(ws.root, "store", "labels");
+  assert.ok(
+    !(await Deno.stat(labelsDir).then(() => true, () => false)),
+    "no per-label files for labels that have an event id",
   );
 });
