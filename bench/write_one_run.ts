@@ -51,7 +51,9 @@ async function once(
 
 async function labelFiles(store: string): Promise<string[]> {
   const paths: string[] = [];
-  for await (const shard of Deno.readDir(join(store, "labels"))) {
+  const labels = join(store, "labels");
+  if (!(await Deno.stat(labels).then(() => true, () => false))) return paths;
+  for await (const shard of Deno.readDir(labels)) {
     for await (const file of Deno.readDir(join(store, "labels", shard.name))) {
       paths.push(join(store, "labels", shard.name, file.name));
     }
