@@ -108,6 +108,7 @@ export {
 export { ConversationLock, LockHeldError } from "./src/workspace/lock.ts";
 export {
   LabelStore,
+  type RecordedLabel,
   type StoredLabel,
   type TurnAddress,
 } from "./src/workspace/label_store.ts";
