@@ -161,9 +161,17 @@ export async function pruneLabelStore(
   );
 }
 
-async function targetConversations(
+/**
+ * The conversations a backfill covers: every one with `all`, else those
+ * named, else the most recently activated.
+ *
+ * @param workspace The workspace (required for `all` and the default).
+ * @param options `all` and the names given.
+ * @returns The conversations, in workspace order for `all`.
+ */
+export async function targetConversations(
   workspace: Workspace | undefined,
-  options: BackfillOptions,
+  options: Pick<BackfillOptions, "all" | "targets">,
 ): Promise<ConversationRef[]> {
   if (options.all) return await listConversations(workspace!);
   if (options.targets.length > 0) {

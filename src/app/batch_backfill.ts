@@ -33,27 +33,24 @@ import {
   isFinal,
   parseBatchResults,
 } from "../summary/batch_api.ts";
-import { candidateIndices, turnsAt } from "../summary/candidates.ts";
-import { packNewest } from "../summary/packing.ts";
+import { candidateIndices } from "../summary/candidates.ts";
+import { packEveryRequest } from "../summary/packing.ts";
 import { parseSummaries } from "../summary/parse_output.ts";
-import type { PreparedTurn } from "../summary/prepared_turn.ts";
+import { type PreparedTurn, requestId } from "../summary/prepared_turn.ts";
 import { PROMPT_VERSION } from "../summary/prompt.ts";
 import { sha256Hex } from "../summary/sha256.ts";
 import { resolveSummaryModel } from "../summary/summary_model.ts";
 import { mapBounded } from "../task/map_bounded.ts";
-import type { SkippedTurn } from "../task/turn_summary_task.ts";
+import { type SkippedTurn, writeOutcome } from "../task/turn_summary_task.ts";
 import { type Answer, writeSummaries } from "../task/write_summaries.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import {
-  assertWritable,
+  compareIds,
   type ConversationRef,
   incompleteWarning,
   isIncomplete,
-  listConversations,
   loadConversation,
-  lockConversation,
   resolveConversation,
-  saveConversation,
 } from "../workspace/conversation_files.ts";
 import { jptDataDir, LabelStore } from "../workspace/label_store.ts";
 import { LockHeldError } from "../workspace/lock.ts";
@@ -62,16 +59,11 @@ import {
   type BackfillOutcome,
   emptyOutcome,
   pruneLabelStore,
+  targetConversations,
 } from "./backfill.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
-import { restoreLabels } from "./restore_labels.ts";
-import {
-  currentWorkspace,
-  effectiveConfig,
-  mostRecentConversation,
-  resolveTarget,
-  type Session,
-} from "./session.ts";
+import { openForCatchUp } from "./catch_up.ts";
+import { currentWorkspace, effectiveConfig, type Session } from "./session.ts";
 
 /** Which conversations, and how. */
 export interface BatchBackfillOptions {
@@ -196,16 +188,11 @@ export async function batchBackfill(
   }
   // Submitted here: in listing order. Resumed: in conversation order.
   const listed = options.resume
-    ? [...outcomes.values()].sort((a, b) => byId(a.id, b.id))
+    ? [...outcomes.entries()].sort(([a], [b]) => compareIds(a, b))
+      .map(([, outcome]) => outcome)
     : [...outcomes.values()];
   await pruneLabelStore(session, listed, options.log);
   return { outcomes: listed, batches: report, stateFile };
-}
-
-function byId(a: string, b: string): number {
-  const x = BigInt(a.replace(/^jp-c/, "").replace(/\D/g, "") || "0");
-  const y = BigInt(b.replace(/^jp-c/, "").replace(/\D/g, "") || "0");
-  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Reads, restores and packs every target, then submits one batch per model. */
@@ -216,15 +203,7 @@ async function submit(
   outcomes: Map<string, BackfillOutcome>,
   stateFile: string,
 ): Promise<SubmittedBatch[]> {
-  const refs = options.all
-    ? await listConversations(workspace)
-    : options.targets.length > 0
-    ? await Promise.all(
-      options.targets.map((target) => resolveTarget(workspace, target)),
-    )
-    : [await mostRecentConversation(workspace)].filter((ref) =>
-      ref !== undefined
-    );
+  const refs = await targetConversations(workspace, options);
   for (const ref of refs) outcomes.set(ref.id, emptyOutcome(ref));
   const windows = new Map<string, Promise<ContextWindow>>();
   const groups = new Map<string, Group>();
@@ -289,25 +268,17 @@ async function prepareConversation(
     outcome.error = incompleteWarning(ref);
     return;
   }
-  const store = LabelStore.open(session.env, options.log);
-  const lock = await lockConversation(workspace, ref);
-  let conversation;
-  try {
-    conversation = await loadConversation(ref);
-    assertWritable(conversation);
-    const restore = await restoreLabels(conversation.stream, store, {
+  const { conversation, restored } = await openForCatchUp(workspace, ref, {
+    labels: {
+      store: LabelStore.open(session.env, options.log),
       workspaceId: workspace.id,
-      conversationId: ref.id,
-      recordFileLabels: true,
-    });
-    outcome.restored.push(...restore.restored);
-    if (restore.restored.length > 0) await saveConversation(conversation);
-  } finally {
-    await lock.release();
-  }
+      promptVersion: PROMPT_VERSION,
+    },
+  });
+  outcome.restored.push(...restored);
   outcome.path = conversation.source.dir;
-  let remaining = candidateIndices(conversation.stream);
-  if (remaining.length === 0) {
+  const candidates = candidateIndices(conversation.stream);
+  if (candidates.length === 0) {
     if (outcome.restored.length === 0) outcome.status = "nothing_to_do";
     return;
   }
@@ -333,40 +304,31 @@ async function prepareConversation(
     };
     into.groups.set(key, group);
   }
-  while (remaining.length > 0) {
-    const packing = await packNewest(
-      turnsAt(conversation.stream, remaining),
-      { contextWindow: resolved.contextWindow.tokens, batchSize },
-    );
-    for (const turn of packing.oversized) {
-      outcome.skipped.push({
-        id: turn.id,
-        index: turn.index,
-        reason: "oversized",
-      });
-    }
-    const taken = new Set(
-      [...packing.batch, ...packing.oversized].map((turn) => turn.index),
-    );
-    remaining = remaining.filter((index) => !taken.has(index));
-    if (packing.batch.length === 0) {
-      // What is left does not fit beside anything: never sent.
-      for (const index of remaining) {
-        outcome.skipped.push({
-          id: conversation.stream.turns()[index]!.id ?? `new-${index}`,
-          index,
-          reason: "not_sent",
-        });
-      }
-      break;
-    }
-    const id = await customId(ref.id, packing.batch);
-    group.lines.push(
-      batchLine(id, resolved.model, resolved.endpoint, packing.batch),
-    );
+  const packed = await packEveryRequest(conversation.stream, candidates, {
+    contextWindow: resolved.contextWindow.tokens,
+    batchSize,
+  });
+  for (const turn of packed.oversized) {
+    outcome.skipped.push({
+      id: turn.id,
+      index: turn.index,
+      reason: "oversized",
+    });
+  }
+  // What is left does not fit beside anything: never sent.
+  for (const index of packed.unsent) {
+    outcome.skipped.push({
+      id: requestId(conversation.stream.turns()[index]!),
+      index,
+      reason: "not_sent",
+    });
+  }
+  for (const batch of packed.batches) {
+    const id = await customId(ref.id, batch);
+    group.lines.push(batchLine(id, resolved.model, resolved.endpoint, batch));
     group.requests[id] = {
       conversation: ref.id,
-      turns: packing.batch.map((turn) => ({
+      turns: batch.map((turn) => ({
         id: turn.id,
         event_id: turn.eventId ?? null,
         index: turn.index,
@@ -475,29 +437,9 @@ async function waitAndApply(
       if (failure !== undefined) outcome.failure = failure;
       const answers = byConversation.get(id) ?? [];
       const write = await writeSummaries({ workspace, ref }, answers, labels);
-      if (write.locked) {
-        outcome.skipped.push(...answers.map(({ turn }) => ({
-          id: turn.id,
-          index: turn.index,
-          reason: "locked" as const,
-        })));
-        return;
-      }
-      outcome.summarized.push(...write.written);
-      for (const turn of write.gone) {
-        outcome.skipped.push({
-          id: turn.id,
-          index: turn.index,
-          reason: "gone",
-        });
-      }
-      for (const turn of write.changed) {
-        outcome.skipped.push({
-          id: turn.id,
-          index: turn.index,
-          reason: "changed",
-        });
-      }
+      const { summarized, skipped } = writeOutcome(write, answers);
+      outcome.summarized.push(...summarized);
+      outcome.skipped.push(...skipped);
     } catch (error) {
       outcome ??= emptyOutcome({ id, copies: [{ root: undefined, dir: id }] });
       outcomes.set(id, outcome);

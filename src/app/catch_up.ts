@@ -17,10 +17,10 @@ import { candidateIndices } from "../summary/candidates.ts";
 import { requestId } from "../summary/prepared_turn.ts";
 import {
   type SkippedTurn,
-  type SkipReason,
   type SummarizedTurn,
   type SummaryModel,
   TurnSummaryTask,
+  writeOutcome,
 } from "../task/turn_summary_task.ts";
 import {
   type Answer,
@@ -160,32 +160,11 @@ export async function catchUpConversation(
   // files are unchanged (one read for the whole catch-up).
   let current: LoadedConversation;
   try {
-    const lock = await lockConversation(workspace, ref);
-    try {
-      await removeStrayTempFiles(ref);
-      const fresh = options.loaded === undefined
-        ? await loadConversation(ref)
-        : await reloadIfChanged(options.loaded);
-      current = fresh;
-      assertWritable(fresh);
-      if (options.labels !== undefined) {
-        const restore = await restoreLabels(
-          fresh.stream,
-          options.labels.store,
-          {
-            workspaceId: options.labels.workspaceId,
-            conversationId: ref.id,
-            recordFileLabels: true,
-          },
-        );
-        result.restored.push(...restore.restored);
-        if (restore.restored.length > 0) await saveConversation(fresh);
-      }
-      candidates = candidateIndices(fresh.stream);
-      snapshot = fresh.stream;
-    } finally {
-      await lock.release();
-    }
+    const opened = await openForCatchUp(workspace, ref, options);
+    current = opened.conversation;
+    result.restored.push(...opened.restored);
+    candidates = candidateIndices(current.stream);
+    snapshot = current.stream;
   } catch (error) {
     if (!(error instanceof LockHeldError)) throw error;
     if (!options.proceedWhenLocked) {
@@ -212,17 +191,10 @@ export async function catchUpConversation(
     );
     if (report.conversation !== undefined) current = report.conversation;
     if (report.locked && !final) return; // kept for the next write
-    const answered = pending.splice(0);
+    const { summarized, skipped } = writeOutcome(report, pending.splice(0));
     lastWrite = performance.now();
-    if (report.locked) {
-      result.skipped.push(...skips(answered.map((a) => a.turn), "locked"));
-      return;
-    }
-    result.summarized.push(...report.written);
-    result.skipped.push(
-      ...skips(report.gone, "gone"),
-      ...skips(report.changed, "changed"),
-    );
+    result.summarized.push(...summarized);
+    result.skipped.push(...skipped);
   };
   let remaining = candidates;
   let answeredSoFar = 0;
@@ -272,16 +244,51 @@ export async function catchUpConversation(
   return result;
 }
 
+/**
+ * The first step of a catch-up (direct or through the Batch API), under the
+ * conversation's lock: stray temporary files removed, the conversation read
+ * (or the caller's read reused while the files are unchanged), checked
+ * writable, the labels jp dropped restored from the label store and the
+ * file's labels recorded there, and the restores saved.
+ *
+ * @param workspace The workspace holding the conversation, if any.
+ * @param ref The conversation.
+ * @param options The caller's read, if any, and the label store.
+ * @returns The conversation as it now is, and the turns restored.
+ * @throws {LockHeldError} When another process holds the lock.
+ */
+export async function openForCatchUp(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+  options: Pick<CatchUpOptions, "loaded" | "labels">,
+): Promise<{ conversation: LoadedConversation; restored: SummarizedTurn[] }> {
+  const lock = await lockConversation(workspace, ref);
+  try {
+    await removeStrayTempFiles(ref);
+    const conversation = options.loaded === undefined
+      ? await loadConversation(ref)
+      : await reloadIfChanged(options.loaded);
+    assertWritable(conversation);
+    if (options.labels === undefined) return { conversation, restored: [] };
+    const { restored } = await restoreLabels(
+      conversation.stream,
+      options.labels.store,
+      {
+        workspaceId: options.labels.workspaceId,
+        conversationId: ref.id,
+        recordFileLabels: true,
+      },
+    );
+    if (restored.length > 0) await saveConversation(conversation);
+    return { conversation, restored };
+  } finally {
+    await lock.release();
+  }
+}
+
 /** A request the caller stopped: reported as interrupted, without the abort's message. */
 function interrupted(turn: SkippedTurn): SkippedTurn {
   return turn.reason === "model_error"
     ? { id: turn.id, index: turn.index, reason: "interrupted" }
     : turn;
-}
-
-function skips(
-  turns: ReadonlyArray<{ id: string; index: number }>,
-  reason: SkipReason,
-): SkippedTurn[] {
-  return turns.map((turn) => ({ id: turn.id, index: turn.index, reason }));
 }

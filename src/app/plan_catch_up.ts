@@ -7,8 +7,8 @@
  */
 
 import type { ConversationStream } from "../conversation/stream.ts";
-import { candidateIndices, turnsAt } from "../summary/candidates.ts";
-import { packNewest } from "../summary/packing.ts";
+import { candidateIndices } from "../summary/candidates.ts";
+import { packEveryRequest } from "../summary/packing.ts";
 
 /** One planned request. */
 export interface PlannedBatch {
@@ -56,28 +56,17 @@ export async function planCatchUp(
     oversized: [],
     hasCandidates: candidates.length > 0,
   };
-  let pending = candidates;
-  while (pending.length > 0) {
-    const packing = await packNewest(turnsAt(stream, pending), options);
-    plan.oversized.push(...packing.oversized);
-    if (packing.batch.length === 0) break;
-    plan.batches.push({
-      estimated_tokens: packing.batch.reduce(
-        (sum, turn) => sum + turn.tokens,
-        0,
-      ),
-      turns: packing.batch.map((turn) => ({
-        id: turn.id,
-        index: turn.index,
-        tokens: turn.tokens,
-        fingerprint: turn.fingerprint,
-        id_assigned: turn.eventId === undefined,
-      })),
-    });
-    const taken = new Set(
-      [...packing.batch, ...packing.oversized].map((turn) => turn.index),
-    );
-    pending = pending.filter((index) => !taken.has(index));
-  }
+  const packed = await packEveryRequest(stream, candidates, options);
+  plan.oversized.push(...packed.oversized);
+  plan.batches = packed.batches.map((batch) => ({
+    estimated_tokens: batch.reduce((sum, turn) => sum + turn.tokens, 0),
+    turns: batch.map((turn) => ({
+      id: turn.id,
+      index: turn.index,
+      tokens: turn.tokens,
+      fingerprint: turn.fingerprint,
+      id_assigned: turn.eventId === undefined,
+    })),
+  }));
   return plan;
 }

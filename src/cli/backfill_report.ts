@@ -117,3 +117,18 @@ export function formatOutcomes(
   }
   return text;
 }
+
+/**
+ * One `error:` line per distinct reason a model could not be used.
+ *
+ * @param outcomes The outcomes.
+ * @param bad Styles the `error:` tag (colour on a terminal).
+ * @returns The lines, for stderr.
+ */
+export function formatFailures(
+  outcomes: readonly BackfillOutcome[],
+  bad: (text: string) => string,
+): string {
+  return [...new Set(outcomes.flatMap((outcome) => outcome.failure ?? []))]
+    .map((failure) => `${bad("error:")} ${sanitizeLine(failure)}\n`).join("");
+}

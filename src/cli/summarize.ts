@@ -10,6 +10,7 @@ import { DEFAULT_JOBS } from "../app/backfill_jobs.ts";
 import { UsageError } from "../errors/jpt_error.ts";
 import {
   backfillExitCode,
+  formatFailures,
   formatOutcomes,
   formatTotals,
 } from "./backfill_report.ts";
@@ -147,11 +148,7 @@ export function addSummarizeCommand(
           : formatOutcomes(outcomes, dryRun) +
             (dryRun ? "" : formatTotals(totals)),
       );
-      for (const failure of new Set(outcomes.flatMap((o) => o.failure ?? []))) {
-        context.io.err(
-          `${context.errStyle.bad("error:")} ${sanitizeLine(failure)}\n`,
-        );
-      }
+      context.io.err(formatFailures(outcomes, context.errStyle.bad));
       deps.setExitCode(backfillExitCode(totals, deps.signal));
     });
 }

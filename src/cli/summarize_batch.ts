@@ -9,6 +9,7 @@
 import type { CliContext } from "./context.ts";
 import {
   backfillExitCode,
+  formatFailures,
   formatOutcomes,
   formatTotals,
 } from "./backfill_report.ts";
@@ -88,12 +89,6 @@ export async function runBatchBackfill(
     text += formatOutcomes(result.outcomes, false) + formatTotals(totals);
     context.io.out(text);
   }
-  for (
-    const failure of new Set(result.outcomes.flatMap((o) => o.failure ?? []))
-  ) {
-    context.io.err(
-      `${context.errStyle.bad("error:")} ${sanitizeLine(failure)}\n`,
-    );
-  }
+  context.io.err(formatFailures(result.outcomes, context.errStyle.bad));
   return backfillExitCode(totals, signal);
 }

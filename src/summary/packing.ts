@@ -7,7 +7,9 @@
  * @module
  */
 
+import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
+import { turnsAt } from "./candidates.ts";
 import { type PreparedTurn, prepareTurn, requestId } from "./prepared_turn.ts";
 import { estimateTokens } from "./token_estimate.ts";
 import { turnTranscript } from "./transcript.ts";
@@ -85,4 +87,48 @@ export async function packNewest(
     packed.map(({ turn, transcript }) => prepareTurn(turn, transcript)),
   );
   return { batch, oversized };
+}
+
+/** Every request a catch-up would make, packed up front. */
+export interface FullPacking {
+  /** The requests, in order, each newest turn first. */
+  batches: PreparedTurn[][];
+  /** Turns that can never fit (their transcript alone exceeds the budget). */
+  oversized: NewestPacking["oversized"];
+  /** Candidates left when a request would hold nothing (never sent). */
+  unsent: number[];
+}
+
+/**
+ * Packs all candidates into requests, one {@linkcode packNewest} after
+ * another, until every candidate is packed or skipped as oversized (a dry
+ * run's plan, a Batch-API submission).
+ *
+ * @param stream The conversation's stream.
+ * @param candidates The candidates' turn indices, newest first.
+ * @param options The model's context window and the batch size.
+ * @returns The requests, the oversized turns and what was left.
+ */
+export async function packEveryRequest(
+  stream: ConversationStream,
+  candidates: readonly number[],
+  options: { contextWindow: number; batchSize: number },
+): Promise<FullPacking> {
+  const packed: FullPacking = { batches: [], oversized: [], unsent: [] };
+  let pending = [...candidates];
+  while (pending.length > 0) {
+    const packing = await packNewest(turnsAt(stream, pending), options);
+    packed.oversized.push(...packing.oversized);
+    if (packing.batch.length === 0) {
+      const oversized = new Set(packing.oversized.map((turn) => turn.index));
+      packed.unsent = pending.filter((index) => !oversized.has(index));
+      break;
+    }
+    packed.batches.push(packing.batch);
+    const taken = new Set(
+      [...packing.batch, ...packing.oversized].map((turn) => turn.index),
+    );
+    pending = pending.filter((index) => !taken.has(index));
+  }
+  return packed;
 }

@@ -84,6 +84,35 @@ export interface TurnSummaryTaskOptions {
   labels?: LabelRecorder;
 }
 
+/**
+ * What a write did with some answers, as turns summarized and skipped: all
+ * of them `locked` when the lock was held, else those written, and the rest
+ * `gone` or `changed`.
+ *
+ * @param report The write's report.
+ * @param answers The answers it was given.
+ * @returns The turns summarized and skipped.
+ */
+export function writeOutcome(
+  report: WriteReport,
+  answers: readonly Answer[],
+): { summarized: SummarizedTurn[]; skipped: SkippedTurn[] } {
+  const skip = (
+    turns: ReadonlyArray<{ id: string; index: number }>,
+    reason: SkipReason,
+  ) => turns.map((turn) => ({ id: turn.id, index: turn.index, reason }));
+  if (report.locked) {
+    return {
+      summarized: [],
+      skipped: skip(answers.map(({ turn }) => turn), "locked"),
+    };
+  }
+  return {
+    summarized: [...report.written],
+    skipped: [...skip(report.gone, "gone"), ...skip(report.changed, "changed")],
+  };
+}
+
 /** Summarizes one batch of turns; see the module doc. */
 export class TurnSummaryTask implements BackgroundTask {
   /** Name for logs. */
@@ -211,13 +240,9 @@ export class TurnSummaryTask implements BackgroundTask {
    * @param report The write's report.
    */
   record(report: WriteReport): void {
-    if (report.locked) {
-      this.#skip(this.answers.map(({ turn }) => turn), "locked");
-      return;
-    }
-    this.summarized.push(...report.written);
-    this.#skip(report.gone, "gone");
-    this.#skip(report.changed, "changed");
+    const { summarized, skipped } = writeOutcome(report, this.answers);
+    this.summarized.push(...summarized);
+    this.skipped.push(...skipped);
   }
 
   #skip(

@@ -569,7 +569,15 @@ async function newestCopy(
   return best;
 }
 
-function compareIds(a: string, b: string): number {
+/**
+ * Orders conversation ids as numbers (ids that are not numbers count as 0,
+ * then compare as text).
+ *
+ * @param a An id.
+ * @param b Another id.
+ * @returns Negative, zero or positive, as for `Array.prototype.sort`.
+ */
+export function compareIds(a: string, b: string): number {
   const x = BigInt(/^-?\d+$/.test(a) ? a : "0");
   const y = BigInt(/^-?\d+$/.test(b) ? b : "0");
   return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
