@@ -366,51 +366,63 @@ async function waitAndApply(
   ];
   const answered = new Set<string>();
   const byConversation = new Map<string, Answer[]>();
-  const failedTurns = new Map<string, SkippedTurn[]>();
+  const skippedBy = new Map<string, SkippedTurn[]>();
+  const skip = (
+    conversation: string,
+    turns: ReadonlyArray<{ id: string; index: number }>,
+    reason: "model_error" | "no_summary",
+    detail?: string,
+  ) =>
+    skippedBy.set(conversation, [
+      ...(skippedBy.get(conversation) ?? []),
+      ...turns.map((turn) => ({
+        id: turn.id,
+        index: turn.index,
+        reason,
+        ...(detail === undefined ? {} : { detail }),
+      })),
+    ]);
   for (const result of results) {
     const request = batch.requests[result.customId];
     if (request === undefined || answered.has(result.customId)) continue;
     answered.add(result.customId);
     const turns = request.turns.map(preparedTurnOf);
     if (result.answer === undefined) {
-      const list = failedTurns.get(request.conversation) ?? [];
-      list.push(...turns.map((turn) => ({
-        id: turn.id,
-        index: turn.index,
-        reason: "model_error" as const,
-        detail: result.error ?? "failed",
-      })));
-      failedTurns.set(request.conversation, list);
+      skip(
+        request.conversation,
+        turns,
+        "model_error",
+        result.error ?? "failed",
+      );
       continue;
     }
     const summaries = parseSummaries(
       result.answer,
       turns.map((turn) => turn.id),
     );
-    const list = byConversation.get(request.conversation) ?? [];
+    const answers = byConversation.get(request.conversation) ?? [];
     for (const turn of turns) {
       const summary = summaries.get(turn.id);
       if (summary !== undefined) {
-        list.push({ turn, summary, model: batch.model });
-      } else {
-        const skipped = failedTurns.get(request.conversation) ?? [];
-        skipped.push({ id: turn.id, index: turn.index, reason: "no_summary" });
-        failedTurns.set(request.conversation, skipped);
+        answers.push({ turn, summary, model: batch.model });
       }
     }
-    byConversation.set(request.conversation, list);
+    byConversation.set(request.conversation, answers);
+    skip(
+      request.conversation,
+      turns.filter((turn) => !summaries.has(turn.id)),
+      "no_summary",
+    );
   }
   // Requests the batch never answered (it failed, expired or was cancelled).
   for (const [id, request] of Object.entries(batch.requests)) {
     if (answered.has(id)) continue;
-    const list = failedTurns.get(request.conversation) ?? [];
-    list.push(...request.turns.map((turn) => ({
-      id: turn.id,
-      index: turn.index,
-      reason: "model_error" as const,
-      detail: `batch ${batch.id} ${status.status} without an answer`,
-    })));
-    failedTurns.set(request.conversation, list);
+    skip(
+      request.conversation,
+      request.turns,
+      "model_error",
+      `batch ${batch.id} ${status.status} without an answer`,
+    );
   }
   const labels = {
     store: LabelStore.open(session.env, options.log),
@@ -419,7 +431,7 @@ async function waitAndApply(
   };
   const conversations = new Set([
     ...byConversation.keys(),
-    ...failedTurns.keys(),
+    ...skippedBy.keys(),
   ]);
   await mapBounded([...conversations], DEFAULT_JOBS, async (id) => {
     let outcome = outcomes.get(id);
@@ -430,8 +442,8 @@ async function waitAndApply(
         outcomes.set(id, outcome);
       }
       outcome.model = batch.model;
-      outcome.skipped.push(...(failedTurns.get(id) ?? []));
-      const failure = failedTurns.get(id)?.find((turn) =>
+      outcome.skipped.push(...(skippedBy.get(id) ?? []));
+      const failure = skippedBy.get(id)?.find((turn) =>
         turn.reason === "model_error"
       )?.detail;
       if (failure !== undefined) outcome.failure = failure;
