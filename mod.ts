@@ -94,27 +94,33 @@ export {
   WorkspaceNotFoundError,
 } from "./src/workspace/workspace.ts";
 export {
-  type ConversationCopy,
   ConversationFileError,
+  loadConversation,
+  type LoadedConversation,
+  saveConversation,
+} from "./src/workspace/conversation_io.ts";
+export { lockConversation } from "./src/workspace/conversation_lock.ts";
+export {
+  type ConversationCopy,
   ConversationNotFoundError,
   type ConversationRef,
   listConversations,
-  loadConversation,
-  type LoadedConversation,
-  lockConversation,
   resolveConversation,
-  saveConversation,
-} from "./src/workspace/conversation_files.ts";
+} from "./src/workspace/conversation_ref.ts";
 export { ConversationLock, LockHeldError } from "./src/workspace/lock.ts";
 export {
   LabelStore,
   type RecordedLabel,
   type StoredLabel,
   type TurnAddress,
-} from "./src/workspace/label_store.ts";
+} from "./src/labels/label_store.ts";
 export { turnContentKey } from "./src/summary/turn_content_key.ts";
-export { restoreLabels, type RestoreReport } from "./src/app/restore_labels.ts";
-export type { Answer, LabelRecorder } from "./src/task/write_summaries.ts";
+export {
+  restoreLabels,
+  type RestoreReport,
+} from "./src/labels/restore_labels.ts";
+export type { Answer } from "./src/task/write_summaries.ts";
+export type { LabelRecorder } from "./src/labels/label_recorder.ts";
 export type { DrainReport } from "./src/task/task_handler.ts";
 export type { LoadedConfig } from "./src/config/load_config.ts";
 export type { ConfigTable } from "./src/config/config_tree.ts";
@@ -143,12 +149,12 @@ export {
   type BackfillOptions,
   type BackfillOutcome,
 } from "./src/app/backfill.ts";
-export {
-  runTurn,
-  type TurnOutcome,
-  type TurnRequest,
-  type TurnSink,
-} from "./src/app/run_turn.ts";
+export { runTurn } from "./src/app/run_turn.ts";
+export type {
+  TurnOutcome,
+  TurnRequest,
+  TurnSink,
+} from "./src/app/turn_types.ts";
 export {
   currentWorkspace,
   effectiveConfig,

@@ -16,11 +16,11 @@
 
 import { join } from "node:path";
 import { catchUpConversation } from "../src/app/catch_up.ts";
-import { restoreLabels } from "../src/app/restore_labels.ts";
+import { restoreLabels } from "../src/labels/restore_labels.ts";
 import { ConversationStream } from "../src/conversation/stream.ts";
 import { PROMPT_VERSION } from "../src/summary/prompt.ts";
 import type { PreparedTurn } from "../src/summary/prepared_turn.ts";
-import { LabelStore } from "../src/workspace/label_store.ts";
+import { LabelStore } from "../src/labels/label_store.ts";
 
 const [mode, dir, storeDir] = Deno.args;
 const started = performance.now();

@@ -13,34 +13,28 @@
 
 import { turnSummarySettings } from "../config/load_config.ts";
 import type { SkippedTurn, SummarizedTurn } from "../task/turn_summary_task.ts";
-import {
-  createSummarizer,
-  resolveSummaryModel,
-} from "../summary/summary_model.ts";
 import { formatConversationId } from "../workspace/conversation_id.ts";
+import { loadConversation } from "../workspace/conversation_io.ts";
 import {
   type ConversationRef,
   incompleteWarning,
   isIncomplete,
   listConversations,
-  loadConversation,
-} from "../workspace/conversation_files.ts";
-import { PROMPT_VERSION } from "../summary/prompt.ts";
-import { DEFAULT_MAX_RECORDS, LabelStore } from "../workspace/label_store.ts";
+} from "../workspace/conversation_ref.ts";
+import { DEFAULT_MAX_RECORDS, LabelStore } from "../labels/label_store.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { ContextWindow } from "../llm/context_window.ts";
-import { mapBounded } from "../task/map_bounded.ts";
+import { mapBounded } from "../workspace/map_bounded.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
+import { Services } from "./services.ts";
 import { catchUpConversation } from "./catch_up.ts";
 import { planCatchUp, type PlannedBatch } from "./plan_catch_up.ts";
 import {
   currentWorkspace,
-  effectiveConfig,
-  mostRecentConversation,
   optionalWorkspace,
   resolveTarget,
   type Session,
 } from "./session.ts";
+import { mostRecentConversation } from "../workspace/most_recent_conversation.ts";
 
 /** Which conversations, and how. */
 export interface BackfillOptions {
@@ -118,19 +112,13 @@ export async function backfill(
     : await currentWorkspace(session);
   const refs = await targetConversations(workspace, options);
   options.onStart?.(refs.length);
-  const windows = new Map<string, Promise<ContextWindow>>();
+  const services = new Services(session, options.log);
   const finished = await mapBounded(
     refs,
     options.jobs ?? DEFAULT_JOBS,
     async (ref) => {
       if (options.signal.aborted) return undefined;
-      const outcome = await backfillOne(
-        session,
-        workspace,
-        ref,
-        options,
-        windows,
-      );
+      const outcome = await backfillOne(services, workspace, ref, options);
       options.onFinished?.(outcome);
       return outcome;
     },
@@ -184,11 +172,10 @@ export async function targetConversations(
 }
 
 async function backfillOne(
-  session: Session,
+  services: Services,
   workspace: Workspace | undefined,
   ref: ConversationRef,
   options: BackfillOptions,
-  windows: Map<string, Promise<ContextWindow>>,
 ): Promise<BackfillOutcome> {
   const outcome = emptyOutcome(ref);
   try {
@@ -199,13 +186,12 @@ async function backfillOne(
     }
     const loaded = await loadConversation(ref);
     outcome.path = loaded.source.dir;
-    const config = (await effectiveConfig(session, workspace, loaded)).values;
+    const config = (await services.config(workspace, loaded)).values;
     const batchSize = options.batchSize ??
       turnSummarySettings(config).batchSize;
-    const resolved = await resolveSummaryModel(config, session.env, {
+    const resolved = await services.resolveSummaryModel(config, {
       offline: options.dryRun,
       signal: options.signal,
-      windows,
     });
     outcome.model = `${resolved.model.id.provider}/${resolved.model.id.name}`;
     outcome.context_window = resolved.contextWindow;
@@ -226,15 +212,8 @@ async function backfillOne(
       batchSize,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
-      resolveModel: async () => ({
-        summarizer: await createSummarizer(resolved, session.env),
-        contextWindow: resolved.contextWindow.tokens,
-      }),
-      labels: {
-        store: LabelStore.open(session.env, options.log),
-        workspaceId: workspace?.id,
-        promptVersion: PROMPT_VERSION,
-      },
+      resolveModel: () => services.summaryModelOf(resolved),
+      labels: services.labels(workspace?.id),
       ...(options.log ? { log: options.log } : {}),
       onProgress: (summarized, candidates) =>
         options.onProgress?.(outcome.id, summarized, candidates),

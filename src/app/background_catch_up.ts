@@ -10,24 +10,17 @@
 import type { ConfigTable } from "../config/config_tree.ts";
 import { turnSummarySettings } from "../config/load_config.ts";
 import { candidateIndices } from "../summary/candidates.ts";
-import { PROMPT_VERSION } from "../summary/prompt.ts";
-import {
-  createSummarizer,
-  resolveSummaryModel,
-} from "../summary/summary_model.ts";
 import type { TaskHandler } from "../task/task_handler.ts";
 import { TurnSummaryTask } from "../task/turn_summary_task.ts";
-import type { LabelRecorder } from "../task/write_summaries.ts";
-import type { LoadedConversation } from "../workspace/conversation_files.ts";
-import { LabelStore } from "../workspace/label_store.ts";
+import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { restoreLabels } from "./restore_labels.ts";
-import type { Session } from "./session.ts";
+import { restoreLabels } from "../labels/restore_labels.ts";
+import type { Services } from "./services.ts";
 
 /** What {@linkcode backgroundCatchUp} needs. */
 export interface BackgroundCatchUpOptions {
-  /** Where the flow runs (the environment holds the model's key). */
-  session: Session;
+  /** The flow's services (the summary model, the label store). */
+  services: Services;
   /** The workspace holding the conversation. */
   workspace: Workspace;
   /** The conversation, loaded under its lock (ids are assigned in place). */
@@ -53,13 +46,9 @@ export async function backgroundCatchUp(
   handler: TaskHandler,
   options: BackgroundCatchUpOptions,
 ): Promise<{ task: TurnSummaryTask | undefined; restored: number }> {
-  const { session, workspace, conversation, config } = options;
+  const { services, workspace, conversation, config } = options;
   const { batchSize } = turnSummarySettings(config);
-  const labels: LabelRecorder = {
-    store: LabelStore.open(session.env, options.log),
-    workspaceId: workspace.id,
-    promptVersion: PROMPT_VERSION,
-  };
+  const labels = services.labels(workspace.id, options.log);
   const { restored } = await restoreLabels(conversation.stream, labels.store, {
     workspaceId: workspace.id,
     conversationId: conversation.ref.id,
@@ -74,15 +63,7 @@ export async function backgroundCatchUp(
     snapshot: conversation.stream.snapshot(),
     candidates,
     batchSize,
-    resolveModel: async (signal) => {
-      const resolved = await resolveSummaryModel(config, session.env, {
-        signal,
-      });
-      return {
-        summarizer: await createSummarizer(resolved, session.env),
-        contextWindow: resolved.contextWindow.tokens,
-      };
-    },
+    resolveModel: (signal) => services.summaryModel(config, signal),
     workspace,
     ref: conversation.ref,
     log: options.log,

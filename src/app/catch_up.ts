@@ -12,7 +12,6 @@
  * @module
  */
 
-import type { ConversationStream } from "../conversation/stream.ts";
 import { candidateIndices } from "../summary/candidates.ts";
 import { requestId } from "../summary/prepared_turn.ts";
 import {
@@ -22,24 +21,17 @@ import {
   TurnSummaryTask,
   writeOutcome,
 } from "../task/turn_summary_task.ts";
+import type { LabelRecorder } from "../labels/label_recorder.ts";
+import { type Answer, writeSummaries } from "../task/write_summaries.ts";
 import {
-  type Answer,
-  type LabelRecorder,
-  writeSummaries,
-} from "../task/write_summaries.ts";
-import {
-  assertWritable,
-  type ConversationRef,
   loadConversation,
   type LoadedConversation,
-  lockConversation,
-  reloadIfChanged,
-  removeStrayTempFiles,
-  saveConversation,
-} from "../workspace/conversation_files.ts";
+} from "../workspace/conversation_io.ts";
+import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { restoreLabels } from "./restore_labels.ts";
+import { type HELD, withConversation } from "../workspace/unit_of_work.ts";
+import { restoreLabels } from "../labels/restore_labels.ts";
 
 /** The longest a catch-up keeps answers before writing them. */
 const WRITE_INTERVAL_MS = 5_000;
@@ -100,11 +92,7 @@ export interface CatchUpResult {
  * ```ts
  * import assert from "node:assert/strict";
  * import { join } from "node:path";
- * import {
- *   catchUpConversation,
- *   ConversationStream,
- *   type PreparedTurn,
- * } from "@jpt/cli";
+ * import { *   catchUpConversation, *   ConversationStream, *   type PreparedTurn, * } from "@jpt/cli";
  * const dir = await Deno.makeTempDir();
  * const turn = (id: string, text: string) => [
  *   { timestamp: "2026-01-01 00:00:00.0", type: "turn_start", event_id: id },
@@ -154,26 +142,16 @@ export async function catchUpConversation(
   };
   // Under the lock, before any model is called: labels jp dropped come back
   // from the store. No id is given to a turn that is not being labelled.
-  let candidates: number[];
-  let snapshot: ConversationStream;
+  const opened = await openOrRead(workspace, ref, options);
+  if ("locked" in opened) {
+    return { ...result, status: "locked", error: opened.locked };
+  }
   // The conversation as last read or written; a write reuses it while the
   // files are unchanged (one read for the whole catch-up).
-  let current: LoadedConversation;
-  try {
-    const opened = await openForCatchUp(workspace, ref, options);
-    current = opened.conversation;
-    result.restored.push(...opened.restored);
-    candidates = candidateIndices(current.stream);
-    snapshot = current.stream;
-  } catch (error) {
-    if (!(error instanceof LockHeldError)) throw error;
-    if (!options.proceedWhenLocked) {
-      return { ...result, status: "locked", error: error.message };
-    }
-    current = options.loaded ?? await loadConversation(ref);
-    snapshot = current.stream;
-    candidates = candidateIndices(snapshot);
-  }
+  let current = opened.conversation;
+  result.restored.push(...opened.restored);
+  const snapshot = current.stream;
+  const candidates = candidateIndices(snapshot);
   if (candidates.length === 0) {
     return {
       ...result,
@@ -262,13 +240,10 @@ export async function openForCatchUp(
   ref: ConversationRef,
   options: Pick<CatchUpOptions, "loaded" | "labels">,
 ): Promise<{ conversation: LoadedConversation; restored: SummarizedTurn[] }> {
-  const lock = await lockConversation(workspace, ref);
-  try {
-    await removeStrayTempFiles(ref);
-    const conversation = options.loaded === undefined
-      ? await loadConversation(ref)
-      : await reloadIfChanged(options.loaded);
-    assertWritable(conversation);
+  const opened = await withConversation(workspace, ref, {
+    lock: "now",
+    reuse: options.loaded,
+  }, async (conversation) => {
     if (options.labels === undefined) return { conversation, restored: [] };
     const { restored } = await restoreLabels(
       conversation.stream,
@@ -279,10 +254,34 @@ export async function openForCatchUp(
         recordFileLabels: true,
       },
     );
-    if (restored.length > 0) await saveConversation(conversation);
     return { conversation, restored };
-  } finally {
-    await lock.release();
+  });
+  // `now` mode throws when the lock is held.
+  return opened as Exclude<typeof opened, typeof HELD>;
+}
+
+/**
+ * Opens a conversation for a catch-up under its lock; when the lock is held,
+ * reads it without the lock if the caller allows it, else says who holds it.
+ */
+async function openOrRead(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+  options: CatchUpOptions,
+): Promise<
+  { conversation: LoadedConversation; restored: SummarizedTurn[] } | {
+    locked: string;
+  }
+> {
+  try {
+    return await openForCatchUp(workspace, ref, options);
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw error;
+    if (!options.proceedWhenLocked) return { locked: error.message };
+    return {
+      conversation: options.loaded ?? await loadConversation(ref),
+      restored: [],
+    };
   }
 }
 

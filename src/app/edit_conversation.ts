@@ -12,14 +12,14 @@ import { JptError, UsageError } from "../errors/jpt_error.ts";
 import { hasLoneSurrogate } from "../conversation/event_schema.ts";
 import {
   assertWritable,
-  loadConversation,
   type LoadedConversation,
-  lockConversation,
-} from "../workspace/conversation_files.ts";
+} from "../workspace/conversation_io.ts";
+import { withConversation } from "../workspace/unit_of_work.ts";
 import { exists, isFile } from "../workspace/fs_probe.ts";
 import { editEvents } from "./edit_events.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
 import { editInteractively } from "./edit_interactive.ts";
+import { Services } from "./services.ts";
 import { type Session, targetConversation } from "./session.ts";
 
 /** What to edit and how. */
@@ -46,7 +46,6 @@ export async function editConversation(
   io: EditIo,
 ): Promise<EditOutcome> {
   const { workspace, ref } = await targetConversation(session, options.target);
-  const lock = await lockConversation(workspace, ref);
   await removeAbandonedScratch();
   // Private (0700) and named after this process, so a later run can tell
   // that it was abandoned by a process that is gone.
@@ -54,22 +53,27 @@ export async function editConversation(
     prefix: `${SCRATCH_PREFIX}${Deno.pid}-`,
   });
   try {
-    const conversation = await loadConversation(ref);
-    // The raw editor is how duplicate ids get fixed; the plan needs them unique.
-    if (options.mode === "plan") assertPlannable(conversation);
-    const legacyLayout = await isLegacy(conversation);
-    return options.mode === "events"
-      ? await editEvents(conversation, { scratch, legacyLayout, io })
-      : await editInteractively(session, conversation, {
-        workspace,
-        scratch,
-        legacyLayout,
-        timeoutMs: options.timeoutMs,
-        io,
-      });
+    // The raw editor is how duplicate ids get fixed: only the plan needs
+    // them unique. An accepted plan replaces the stream, which the unit saves.
+    const outcome = await withConversation(workspace, ref, {
+      lock: "now",
+      readOnly: options.mode === "events",
+    }, async (conversation) => {
+      if (options.mode === "plan") assertPlannable(conversation);
+      const legacyLayout = await isLegacy(conversation);
+      return options.mode === "events"
+        ? await editEvents(conversation, { scratch, legacyLayout, io })
+        : await editInteractively(new Services(session), conversation, {
+          workspace,
+          scratch,
+          legacyLayout,
+          timeoutMs: options.timeoutMs,
+          io,
+        });
+    });
+    return outcome as EditOutcome;
   } finally {
     await Deno.remove(scratch, { recursive: true }).catch(() => {});
-    await lock.release();
   }
 }
 

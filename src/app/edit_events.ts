@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { validateEvents } from "../conversation/validate_events.ts";
 import { sameBytes, writeFileAtomic } from "../workspace/atomic_write.ts";
-import type { LoadedConversation } from "../workspace/conversation_files.ts";
+import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
 
 /**

@@ -13,17 +13,12 @@ import { applyPlan } from "../edit/apply_plan.ts";
 import { layOutPlan, readPlan } from "../edit/plan.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
 import { sameBytes } from "../workspace/atomic_write.ts";
-import {
-  type LoadedConversation,
-  saveConversation,
-} from "../workspace/conversation_files.ts";
-import { LabelStore } from "../workspace/label_store.ts";
-import { PROMPT_VERSION } from "../summary/prompt.ts";
-import type { LabelRecorder } from "../task/write_summaries.ts";
+import type { LoadedConversation } from "../workspace/conversation_io.ts";
+import { recordLabels } from "../labels/label_recorder.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
-import type { Session } from "./session.ts";
 import { summarizeLastTurn } from "./summarize_turn.ts";
+import type { Services } from "./services.ts";
 
 /** Name of the plan file, as in RFD 126. */
 const PLAN_FILE = "CONVERSATION";
@@ -45,50 +40,26 @@ export interface InteractiveEditOptions {
 /**
  * Edits a conversation the caller holds the lock of, through the plan.
  *
- * @param session Where the flow runs.
+ * @param services The flow's services.
  * @param conversation The conversation.
  * @param options See {@linkcode InteractiveEditOptions}.
  * @returns How it ended.
  */
 export async function editInteractively(
-  session: Session,
+  services: Services,
   conversation: LoadedConversation,
   options: InteractiveEditOptions,
 ): Promise<EditOutcome> {
   const { scratch, io } = options;
-  const labels: LabelRecorder = {
-    store: LabelStore.open(session.env, io.log),
-    workspaceId: options.workspace?.id,
-    promptVersion: PROMPT_VERSION,
-  };
-  await summarizeLastTurn(session, conversation, {
+  const labels = services.labels(options.workspace?.id, io.log);
+  await summarizeLastTurn(services, conversation, {
     workspace: options.workspace,
     timeoutMs: options.timeoutMs,
     labels,
     log: io.log,
   });
   const stream = conversation.stream;
-  const plan = layOutPlan(stream, (index) => {
-    const turn = stream.turns()[index]!;
-    const summary = turn.summary;
-    return summary !== undefined
-      ? { text: summary, isSummary: true }
-      : { text: turn.fallbackSummary() ?? "", isSummary: false };
-  });
-  for (
-    const item of [
-      ...plan.preamble,
-      ...plan.turns.flatMap((turn) => turn.events),
-    ]
-  ) {
-    // Exclusive create: a name that collides never overwrites anything.
-    await Deno.writeTextFile(join(scratch, item.file.name), item.file.content, {
-      createNew: true,
-    });
-  }
-  await Deno.writeTextFile(join(scratch, PLAN_FILE), plan.text, {
-    createNew: true,
-  });
+  const plan = await writePlanFiles(stream, scratch);
   await io.openEditor(PLAN_FILE, scratch);
   const edited = readPlan(
     await Deno.readTextFile(join(scratch, PLAN_FILE)),
@@ -120,33 +91,28 @@ export async function editInteractively(
     io.say("The edited conversation is not valid; nothing written");
     return "invalid";
   }
+  // The unit of work this runs in saves the new stream.
   conversation.stream = result;
-  await saveConversation(conversation);
   // The labels the user wrote go into the label store too.
   const rewordedIds = new Set(
     plan.turns.filter((turn) => report.reworded.includes(turn.index)).map((
       turn,
     ) => turn.start?.eventId),
   );
-  const time = new Date().toISOString();
+  const userLabels = [];
   for (const turn of result.turns()) {
     if (
       turn.id === undefined || turn.summary === undefined ||
       !rewordedIds.has(turn.id)
     ) continue;
-    const key = await turnContentKey(turn);
-    await labels.store.put(key, {
+    userLabels.push({
+      contentKey: await turnContentKey(turn),
       summary: turn.summary,
       model: "user",
-      prompt_version: null,
-      time,
-    });
-    await labels.store.bind({
-      workspaceId: labels.workspaceId,
-      conversationId: conversation.ref.id,
       eventId: turn.id,
-    }, key);
+    });
   }
+  await recordLabels(labels, conversation.ref.id, userLabels);
   const describe = (label: string, turns: number[]) =>
     turns.length === 0
       ? []
@@ -162,4 +128,33 @@ export async function editInteractively(
   ];
   io.say(`Written: ${parts.join("; ") || "events edited"}`);
   return "written";
+}
+
+/** Lays out the plan and writes it with one file per event into the scratch directory. */
+async function writePlanFiles(
+  stream: LoadedConversation["stream"],
+  scratch: string,
+): Promise<ReturnType<typeof layOutPlan>> {
+  const plan = layOutPlan(stream, (index) => {
+    const turn = stream.turns()[index]!;
+    const summary = turn.summary;
+    return summary !== undefined
+      ? { text: summary, isSummary: true }
+      : { text: turn.fallbackSummary() ?? "", isSummary: false };
+  });
+  for (
+    const item of [
+      ...plan.preamble,
+      ...plan.turns.flatMap((turn) => turn.events),
+    ]
+  ) {
+    // Exclusive create: a name that collides never overwrites anything.
+    await Deno.writeTextFile(join(scratch, item.file.name), item.file.content, {
+      createNew: true,
+    });
+  }
+  await Deno.writeTextFile(join(scratch, PLAN_FILE), plan.text, {
+    createNew: true,
+  });
+  return plan;
 }

@@ -7,13 +7,13 @@
  */
 
 import { formatConversationId } from "../workspace/conversation_id.ts";
+import { loadConversation } from "../workspace/conversation_io.ts";
 import {
   type ConversationRef,
   incompleteWarning,
   isIncomplete,
   listConversations as listRefs,
-  loadConversation,
-} from "../workspace/conversation_files.ts";
+} from "../workspace/conversation_ref.ts";
 import { currentWorkspace, type Session } from "./session.ts";
 
 /** One conversation (also the shape of `jpt conversation ls --json`). */

@@ -8,9 +8,9 @@
 
 import type { Turn } from "../conversation/turn.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
-import { loadConversation } from "../workspace/conversation_files.ts";
-import { LabelStore } from "../workspace/label_store.ts";
-import { labelLookup } from "./restore_labels.ts";
+import { loadConversation } from "../workspace/conversation_io.ts";
+import { LabelStore } from "../labels/label_store.ts";
+import { labelLookup } from "../labels/restore_labels.ts";
 import { type Session, targetConversation } from "./session.ts";
 
 /** One turn of the list (also the shape of `jpt turns --json`). */

@@ -16,17 +16,16 @@ import {
   readBaseConfig,
 } from "../config/load_config.ts";
 import {
-  type ConversationRef,
-  isIncomplete,
-  listConversations,
   loadConversation,
   type LoadedConversation,
-  loadMetadata,
+} from "../workspace/conversation_io.ts";
+import { mostRecentConversation } from "../workspace/most_recent_conversation.ts";
+import {
+  type ConversationRef,
+  listConversations,
   resolveConversation,
-} from "../workspace/conversation_files.ts";
-import { compareTimestamps } from "../conversation/timestamp.ts";
+} from "../workspace/conversation_ref.ts";
 import { JptError } from "../errors/jpt_error.ts";
-import { mapBounded } from "../task/map_bounded.ts";
 
 /**
  * Where a flow runs: the environment, the working directory and the global
@@ -139,43 +138,6 @@ export async function optionalWorkspace(
     ) return undefined;
     throw error;
   }
-}
-
-const METADATA_READS_IN_FLIGHT = 32;
-
-/**
- * The most recently activated conversation of a workspace (by
- * `last_activated_at`), the default for commands given no conversation.
- *
- * @param workspace The workspace.
- * @returns The conversation, or `undefined` when there are none.
- */
-export async function mostRecentConversation(
-  workspace: Workspace,
-): Promise<ConversationRef | undefined> {
-  const refs = await listConversations(workspace);
-  // Read in parallel: a workspace of thousands is not read one file at a time.
-  const times = await mapBounded(
-    refs,
-    METADATA_READS_IN_FLIGHT,
-    async (ref) => {
-      if (await isIncomplete(ref)) return undefined;
-      try {
-        return (await loadMetadata(ref)).lastActivatedAt;
-      } catch {
-        return undefined;
-      }
-    },
-  );
-  let best: { ref: ConversationRef; at: string } | undefined;
-  for (const [index, ref] of refs.entries()) {
-    const at = times[index];
-    if (at === undefined) continue;
-    if (best === undefined || compareTimestamps(at, best.at) >= 0) {
-      best = { ref, at };
-    }
-  }
-  return best?.ref;
 }
 
 /** No conversation was named and the workspace has none. */

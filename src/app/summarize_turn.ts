@@ -10,16 +10,12 @@ import { turnSummarySettings } from "../config/load_config.ts";
 import { ConversationStream } from "../conversation/stream.ts";
 import { packNewest } from "../summary/packing.ts";
 import {
-  createSummarizer,
-  resolveSummaryModel,
-} from "../summary/summary_model.ts";
-import {
   type LoadedConversation,
   saveConversation,
-} from "../workspace/conversation_files.ts";
-import type { LabelRecorder } from "../task/write_summaries.ts";
+} from "../workspace/conversation_io.ts";
+import { type LabelRecorder, recordLabels } from "../labels/label_recorder.ts";
+import type { Services } from "./services.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { effectiveConfig, type Session } from "./session.ts";
 
 /** What {@linkcode summarizeLastTurn} needs besides the conversation. */
 export interface SummarizeTurnOptions {
@@ -38,13 +34,13 @@ export interface SummarizeTurnOptions {
  * when it has no summary and generation is on; writes it and updates
  * `conversation.stream`. Any failure leaves the conversation as it was.
  *
- * @param session Where the flow runs.
+ * @param services The flow's services (config, summary model).
  * @param conversation The conversation, loaded under its lock.
  * @param options See {@linkcode SummarizeTurnOptions}.
  * @returns Whether a summary was written.
  */
 export async function summarizeLastTurn(
-  session: Session,
+  services: Services,
   conversation: LoadedConversation,
   options: SummarizeTurnOptions,
 ): Promise<boolean> {
@@ -54,16 +50,11 @@ export async function summarizeLastTurn(
     last.fallbackSummary() === undefined
   ) return false;
   try {
-    const config = (await effectiveConfig(
-      session,
-      options.workspace,
-      conversation,
-    )).values;
+    const config = (await services.config(options.workspace, conversation))
+      .values;
     if (!turnSummarySettings(config).auto) return false;
     const signal = AbortSignal.timeout(options.timeoutMs);
-    const resolved = await resolveSummaryModel(config, session.env, {
-      signal,
-    });
+    const resolved = await services.resolveSummaryModel(config, { signal });
     const copy = ConversationStream.parse(conversation.stream.serialize());
     const id = copy.ensureTurnId(last.index)!;
     const packing = await packNewest([copy.turns()[last.index]!], {
@@ -72,7 +63,7 @@ export async function summarizeLastTurn(
     });
     const turn = packing.batch[0];
     if (turn === undefined) return false; // too large for the model: the fallback shows
-    const summarizer = await createSummarizer(resolved, session.env);
+    const { summarizer } = await services.summaryModelOf(resolved);
     const summaries = await summarizer.summarize([turn], signal);
     const summary = summaries.get(id);
     if (summary === undefined || !copy.setTurnSummary(id, summary)) {
@@ -80,19 +71,13 @@ export async function summarizeLastTurn(
     }
     conversation.stream = copy;
     await saveConversation(conversation);
-    const labels = options.labels;
-    if (labels !== undefined) {
-      await labels.store.put(turn.contentKey, {
+    if (options.labels !== undefined) {
+      await recordLabels(options.labels, conversation.ref.id, [{
+        contentKey: turn.contentKey,
         summary: copy.turns()[last.index]!.summary!,
         model: summarizer.modelId,
-        prompt_version: labels.promptVersion,
-        time: new Date().toISOString(),
-      });
-      await labels.store.bind({
-        workspaceId: labels.workspaceId,
-        conversationId: conversation.ref.id,
         eventId: id,
-      }, turn.contentKey);
+      }]);
     }
     return true;
   } catch (error) {

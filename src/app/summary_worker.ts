@@ -12,24 +12,13 @@
  */
 
 import { turnSummarySettings } from "../config/load_config.ts";
-import { resolveRoleModel } from "../config/role_models.ts";
-import { createClient } from "../llm/client.ts";
-import { resolveEndpoint } from "../llm/endpoint.ts";
-import { PROMPT_VERSION } from "../summary/prompt.ts";
-import {
-  createSummarizer,
-  resolveSummaryModel,
-} from "../summary/summary_model.ts";
 import { TitleTask } from "../task/title_task.ts";
-import { loadConversation } from "../workspace/conversation_files.ts";
-import { LabelStore } from "../workspace/label_store.ts";
+import { loadConversation } from "../workspace/conversation_io.ts";
+import { Services } from "./services.ts";
+import type { ConversationRef } from "../workspace/conversation_ref.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { catchUpConversation } from "./catch_up.ts";
-import {
-  currentWorkspace,
-  effectiveConfig,
-  resolveTarget,
-  type Session,
-} from "./session.ts";
+import { resolveTarget, type Session } from "./session.ts";
 
 /** How long the worker waits for a held lock before it gives up writing. */
 export const WORKER_LOCK_WAIT_MS = 60_000;
@@ -60,18 +49,30 @@ export async function runSummaryWorker(
   session: Session,
   options: WorkerOptions,
 ): Promise<void> {
-  const signal = AbortSignal.any([
-    options.signal,
-    AbortSignal.timeout(WORKER_TIME_LIMIT_MS),
-  ]);
+  // An explicit timer, cleared at the end: nothing keeps the worker alive
+  // once its work is done (a timeout signal with a listener would).
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(), WORKER_TIME_LIMIT_MS);
+  try {
+    await work(session, {
+      ...options,
+      signal: AbortSignal.any([options.signal, limit.signal]),
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function work(session: Session, options: WorkerOptions): Promise<void> {
+  const { log, signal } = options;
   const deadline = Date.now() + (options.lockWaitMs ?? WORKER_LOCK_WAIT_MS);
-  const { log } = options;
-  const workspace = await currentWorkspace(session);
+  const services = new Services(session, log);
+  const workspace = await services.workspace();
   const ref = await resolveTarget(workspace, options.conversation);
-  const store = LabelStore.open(session.env, log);
+  const labels = services.labels(workspace.id, log);
   for (let attempt = 0;; attempt++) {
     const loaded = await loadConversation(ref);
-    const config = (await effectiveConfig(session, workspace, loaded)).values;
+    const config = (await services.config(workspace, loaded)).values;
     const settings = turnSummarySettings(config);
     if (!settings.auto) break;
     const result = await catchUpConversation({
@@ -80,20 +81,8 @@ export async function runSummaryWorker(
       batchSize: settings.batchSize,
       signal,
       timeoutMs: 120_000,
-      resolveModel: async () => {
-        const resolved = await resolveSummaryModel(config, session.env, {
-          signal,
-        });
-        return {
-          summarizer: await createSummarizer(resolved, session.env),
-          contextWindow: resolved.contextWindow.tokens,
-        };
-      },
-      labels: {
-        store,
-        workspaceId: workspace.id,
-        promptVersion: PROMPT_VERSION,
-      },
+      resolveModel: () => services.summaryModel(config, signal),
+      labels,
       log,
       // The first attempt asks the model even while the lock is held; later
       // ones only put back, under the lock, what the store kept.
@@ -114,14 +103,18 @@ export async function runSummaryWorker(
     await sleep(250, signal);
   }
   if (options.title && !signal.aborted) {
-    await titleConversation(session, workspace, ref, { signal, deadline, log });
+    await titleConversation(services, workspace, ref, {
+      signal,
+      deadline,
+      log,
+    });
   }
 }
 
 async function titleConversation(
-  session: Session,
-  workspace: Awaited<ReturnType<typeof currentWorkspace>>,
-  ref: Awaited<ReturnType<typeof resolveTarget>>,
+  services: Services,
+  workspace: Workspace,
+  ref: ConversationRef,
   options: {
     signal: AbortSignal;
     deadline: number;
@@ -133,18 +126,10 @@ async function titleConversation(
   const request = loaded.stream.entries.find((e) => e.type === "chat_request")
     ?.data().content;
   if (typeof request !== "string") return;
-  const config = (await effectiveConfig(session, workspace, loaded)).values;
+  const config = (await services.config(workspace, loaded)).values;
   const task = new TitleTask({
     messages: [{ role: "user", content: request }],
-    resolveModel: async () => {
-      const model = resolveRoleModel(config, "title");
-      const endpoint = resolveEndpoint(model.id, config, session.env);
-      return {
-        model,
-        endpoint,
-        client: await createClient(endpoint, session.env),
-      };
-    },
+    resolveModel: () => services.titleModel(config),
     workspace,
     ref,
     log: options.log,
@@ -164,12 +149,15 @@ async function titleConversation(
   }
 }
 
+/** Waits, or less when the signal aborts; leaves no listener behind. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener("abort", done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
   });
 }

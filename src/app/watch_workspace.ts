@@ -17,22 +17,18 @@
 import { join } from "node:path";
 import { turnSummarySettings } from "../config/load_config.ts";
 import { permanentProblem } from "../llm/describe_error.ts";
-import { PROMPT_VERSION } from "../summary/prompt.ts";
-import {
-  createSummarizer,
-  resolveSummaryModel,
-} from "../summary/summary_model.ts";
 import { idFromDirName } from "../workspace/conversation_id.ts";
+import { loadConversation } from "../workspace/conversation_io.ts";
 import {
   type ConversationRef,
   isIncomplete,
   listConversations,
-  loadConversation,
-} from "../workspace/conversation_files.ts";
-import { LabelStore } from "../workspace/label_store.ts";
+} from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { catchUpConversation } from "./catch_up.ts";
-import { currentWorkspace, effectiveConfig, type Session } from "./session.ts";
+import { currentWorkspace, type Session } from "./session.ts";
+import { Services } from "./services.ts";
+import type { LabelRecorder } from "../labels/label_recorder.ts";
 
 /** One thing the watcher did (a line of its output). */
 export interface WatchAction {
@@ -99,20 +95,20 @@ export async function watchWorkspace(
 }
 
 class Watcher {
-  readonly #session: Session;
   readonly #workspace: Workspace;
   readonly #options: WatchOptions;
-  readonly #store: LabelStore;
+  readonly #services: Services;
+  readonly #labels: LabelRecorder;
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #backoff = new Map<string, number>();
   readonly #problems = new Set<string>();
   #busy = Promise.resolve();
 
   constructor(session: Session, workspace: Workspace, options: WatchOptions) {
-    this.#session = session;
     this.#workspace = workspace;
     this.#options = options;
-    this.#store = LabelStore.open(session.env, options.log);
+    this.#services = new Services(session, options.log);
+    this.#labels = this.#services.labels(workspace.id);
   }
 
   /** Follows file events until the signal aborts. */
@@ -213,10 +209,9 @@ class Watcher {
   }
 
   async #catchUp(ref: ConversationRef) {
-    const session = this.#session;
+    const services = this.#services;
     const loaded = await loadConversation(ref);
-    const config = (await effectiveConfig(session, this.#workspace, loaded))
-      .values;
+    const config = (await services.config(this.#workspace, loaded)).values;
     const settings = turnSummarySettings(config);
     if (!settings.auto) return undefined;
     return await catchUpConversation({
@@ -225,20 +220,8 @@ class Watcher {
       batchSize: settings.batchSize,
       signal: this.#options.signal,
       timeoutMs: this.#options.timeoutMs ?? 120_000,
-      resolveModel: async () => {
-        const resolved = await resolveSummaryModel(config, session.env, {
-          signal: this.#options.signal,
-        });
-        return {
-          summarizer: await createSummarizer(resolved, session.env),
-          contextWindow: resolved.contextWindow.tokens,
-        };
-      },
-      labels: {
-        store: this.#store,
-        workspaceId: this.#workspace.id,
-        promptVersion: PROMPT_VERSION,
-      },
+      resolveModel: () => services.summaryModel(config, this.#options.signal),
+      labels: this.#labels,
       ...(this.#options.log ? { log: this.#options.log } : {}),
     }).catch((error) => {
       // A model that cannot be resolved (no key) fails the whole catch-up.

@@ -28,7 +28,8 @@ import { addQueryCommand } from "./query.ts";
 import { addSummarizeCommand } from "./summarize.ts";
 import { addTurnsCommand } from "./turns.ts";
 import { addWatchCommand } from "./watch.ts";
-import { addWorkerCommands } from "./worker.ts";
+import { addWorkerCommand } from "./worker.ts";
+import { addLogCommand } from "./log.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
@@ -221,6 +222,7 @@ function buildProgram(
   addConfigCommand(program, deps);
   addModelsCommand(program, deps);
   addWatchCommand(program, deps);
-  addWorkerCommands(program, deps);
+  addWorkerCommand(program, deps);
+  addLogCommand(program, deps);
   return program;
 }

@@ -11,6 +11,7 @@ import type { CommandDeps } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";
 import { sanitizeLine, sanitizeText } from "./output.ts";
 import type { Spinner } from "./spinner.ts";
+import type { TurnSink } from "../app/turn_types.ts";
 
 /**
  * Environment variable (for tests) that shortens the background-task drain
@@ -60,35 +61,22 @@ export function addQueryCommand(
       "--show-reasoning",
       "print the model's reasoning, when it streams any, on stderr",
     )
-    .addHelpText(
-      "after",
-      "\nWhile the reply streams, completed turns without a summary are summarized by the turn-summary\n" +
-        "model (conversation.turn_summary.generate). jpt waits at most 10 s for that at the end, showing\n" +
-        "'⏱ Finishing background tasks…' after 1 s. Ctrl-C stops the reply and keeps what arrived. A\n" +
-        "turn that cannot start (no key, unknown model) writes nothing.\n\n" +
-        'Examples:\n  jpt query --new "Why does the parser reject trailing commas?"\n' +
-        '  git diff | jpt query -n "Review this change"\n  jpt q --id last "And the tests?"\n' +
-        "  jpt query            # on a terminal: write the message in $JP_EDITOR, $VISUAL or $EDITOR\n",
-    )
+    .addHelpText("after", QUERY_HELP)
     .action(async (words, opts) => {
-      const { runTurn } = await import("../app/run_turn.ts");
+      const [{ runTurn }, { startWorker }] = await Promise.all([
+        import("../app/run_turn.ts"),
+        import("./hand_off.ts"),
+      ]);
       const { startSpinner } = await import("./spinner.ts");
       const base = deps.context();
       const context = opts.model === undefined
         ? base
         : { ...base, model: opts.model };
       const message = await readMessage(context, words);
-      const log = (line: string) =>
-        context.verbose && context.io.err(`${sanitizeLine(line)}\n`);
       const budget = drainBudget(context);
       const idleSeconds = positiveNumber(context.env(IDLE_TIMEOUT_ENV));
-      const terminal = context.io.stderrIsTerminal;
       const style = context.errStyle;
-      let spinner: Spinner | undefined;
-      const firstToken = () => {
-        spinner?.stop();
-        spinner = undefined;
-      };
+      const spinnerControl = new SpinnerControl(startSpinner);
       const outcome = await runTurn(context, {
         message,
         newConversation: opts.new === true,
@@ -97,56 +85,12 @@ export function addQueryCommand(
         title: typeof opts.title === "string" ? opts.title : undefined,
         noTitle: opts.title === false,
         signal: deps.signal,
+        handOff: startWorker,
         ...(budget === undefined ? {} : { drainBudgetMs: budget }),
         ...(idleSeconds === undefined
           ? {}
           : { idleTimeoutMs: idleSeconds * 1000 }),
-      }, {
-        text: (piece) => {
-          firstToken();
-          context.io.out(sanitizeText(piece));
-        },
-        reasoning: (piece) => {
-          if (opts.showReasoning !== true) return;
-          firstToken();
-          context.io.err(sanitizeText(piece));
-        },
-        log,
-        // With -v the log lines own stderr: no finishing line to collide with.
-        status: {
-          write: (text) => context.io.err(text),
-          isTerminal: terminal && !context.verbose,
-        },
-        continuing: ({ id, title, model }) => {
-          if (!terminal) return;
-          const named = title === undefined ? "" : ` "${sanitizeLine(title)}"`;
-          context.io.err(
-            style.dim(
-              `↪ continuing ${style.id(`jp-c${id}`)}${named} with ${
-                sanitizeLine(model)
-              }`,
-            ) +
-              "\n",
-          );
-        },
-        waiting: (model) => {
-          spinner = startSpinner(
-            (text) => context.io.err(text),
-            `waiting for ${sanitizeLine(model)}`,
-            terminal,
-          );
-        },
-        // The reply's line ends before the drain's status line can appear.
-        replyDone: (reply, error) => {
-          firstToken();
-          if (reply !== "" && !reply.endsWith("\n")) context.io.out("\n");
-          if (error !== undefined) {
-            context.io.err(
-              `${style.bad("error:")} ${sanitizeLine(error.message)}\n`,
-            );
-          }
-        },
-      });
+      }, turnSink(context, opts.showReasoning === true, spinnerControl));
       for (const problem of outcome.problems) {
         context.io.err(`${style.warn("warning:")} ${sanitizeLine(problem)}\n`);
       }
@@ -212,4 +156,92 @@ function drainBudget(context: CliContext): number | undefined {
   return text !== undefined && Number.isFinite(value) && value >= 0
     ? value
     : undefined;
+}
+
+/** The help text after the options. */
+const QUERY_HELP =
+"\nWhile the reply streams, completed turns without a summary are summarized by the turn-summary\n" +
+        "model (conversation.turn_summary.generate). jpt waits at most 10 s for that at the end, showing\n" +
+        "'⏱ Finishing background tasks…' after 1 s. Ctrl-C stops the reply and keeps what arrived. A\n" +
+        "turn that cannot start (no key, unknown model) writes nothing.\n\n" +
+        'Examples:\n  jpt query --new "Why does the parser reject trailing commas?"\n' +
+        '  git diff | jpt query -n "Review this change"\n  jpt q --id last "And the tests?"\n' +
+        "  jpt query            # on a terminal: write the message in $JP_EDITOR, $VISUAL or $EDITOR\n";
+
+/** The spinner shown while the model has not answered yet. */
+class SpinnerControl {
+  readonly #start: typeof import("./spinner.ts").startSpinner;
+  #spinner: Spinner | undefined;
+
+  constructor(start: typeof import("./spinner.ts").startSpinner) {
+    this.#start = start;
+  }
+
+  /** Starts the spinner. */
+  waiting(write: (text: string) => void, text: string, terminal: boolean) {
+    this.#spinner = this.#start(write, text, terminal);
+  }
+
+  /** Stops it: the first piece of the reply arrived (or the reply ended). */
+  firstToken() {
+    this.#spinner?.stop();
+    this.#spinner = undefined;
+  }
+}
+
+/** Where a turn's reply, reasoning, log and status lines go on the command line. */
+function turnSink(
+  context: CliContext,
+  showReasoning: boolean,
+  spinners: SpinnerControl,
+): TurnSink {
+  const terminal = context.io.stderrIsTerminal;
+  const style = context.errStyle;
+  const log = (line: string) =>
+    context.verbose && context.io.err(`${sanitizeLine(line)}\n`);
+  return {
+    text: (piece) => {
+      spinners.firstToken();
+      context.io.out(sanitizeText(piece));
+    },
+    reasoning: (piece) => {
+      if (!showReasoning) return;
+      spinners.firstToken();
+      context.io.err(sanitizeText(piece));
+    },
+    log,
+    // With -v the log lines own stderr: no finishing line to collide with.
+    status: {
+      write: (text) => context.io.err(text),
+      isTerminal: terminal && !context.verbose,
+    },
+    continuing: ({ id, title, model }) => {
+      if (!terminal) return;
+      const named = title === undefined ? "" : ` "${sanitizeLine(title)}"`;
+      context.io.err(
+        style.dim(
+          `↪ continuing ${style.id(`jp-c${id}`)}${named} with ${
+            sanitizeLine(model)
+          }`,
+        ) +
+          "\n",
+      );
+    },
+    waiting: (model) => {
+      spinner = startSpinner(
+        (text) => context.io.err(text),
+        `waiting for ${sanitizeLine(model)}`,
+        terminal,
+      );
+    },
+    // The reply's line ends before the drain's status line can appear.
+    replyDone: (reply, error) => {
+      spinners.firstToken();
+      if (reply !== "" && !reply.endsWith("\n")) context.io.out("\n");
+      if (error !== undefined) {
+        context.io.err(
+          `${style.bad("error:")} ${sanitizeLine(error.message)}\n`,
+        );
+      }
+  };
 }

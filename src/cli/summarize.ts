@@ -21,6 +21,7 @@ import {
   parseSeconds,
 } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
+import type { CliContext } from "./context.ts";
 
 /**
  * Adds `summarize` to the program.
@@ -75,22 +76,7 @@ export function addSummarizeCommand(
       "with --batch-api: return once submitted (apply later with --resume)",
     )
     .addOption(jsonOption())
-    .addHelpText(
-      "after",
-      "\nWhat is sent: per turn, the requests and assistant messages (over 4,000 characters cut to\n" +
-        "their first and last halves), tool names and whether each call failed. Never reasoning or\n" +
-        "tool arguments and results. A conversation whose lock is held is skipped.\n\n" +
-        "Progress goes to stderr: one live line on a terminal (conversations done, turns summarized,\n" +
-        "restored and failed, elapsed, ETA), else a line per conversation as it finishes. The report\n" +
-        "(stdout) lists conversations in workspace order. Ctrl-C stops: requests in flight are\n" +
-        "aborted, answers already received are written, and a rerun picks up the rest.\n\n" +
-        "With --batch-api the requests go to the OpenAI Batch API as one batch per model; what each\n" +
-        "covers is kept in jpt's data directory, so --resume applies a batch after the process that\n" +
-        "submitted it ended. Results are checked against each turn's fingerprint before they are\n" +
-        "written, as direct answers are. JPT_BATCH_POLL_SECS sets the polling interval (default 30).\n\n" +
-        "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --jobs 8\n  jpt summarize --all --json\n" +
-        "  jpt summarize --all --batch-api --no-wait\n  jpt summarize --batch-api --resume\n",
-    )
+    .addHelpText("after", SUMMARIZE_HELP)
     .action(async (targets, opts) => {
       const context = deps.context();
       if (opts.batchApi !== true && (opts.resume || opts.wait === false)) {
@@ -115,40 +101,72 @@ export function addSummarizeCommand(
         );
         return;
       }
-      const { backfill, backfillTotals } = await import("../app/backfill.ts");
-      const { PROMPT_VERSION } = await import("../summary/prompt.ts");
-      const { BackfillProgress } = await import("./backfill_progress.ts");
-      const dryRun = opts.dryRun === true;
-      const progress = dryRun ? undefined : new BackfillProgress({
-        write: context.io.err,
-        live: context.io.stderrIsTerminal && !context.verbose,
-      });
-      const outcomes = await backfill(context, {
-        targets,
-        all: opts.all === true,
-        batchSize: opts.batchSize,
-        dryRun,
-        jobs: opts.jobs,
-        signal: deps.signal,
-        timeoutMs: opts.timeout * 1000,
-        log: (line) =>
-          context.verbose && context.io.err(`${sanitizeLine(line)}\n`),
-        onStart: (total) => progress?.start(total),
-        onProgress: (id, summarized) => progress?.turns(id, summarized),
-        onFinished: (outcome) => progress?.finished(outcome),
-      }).finally(() => progress?.stop());
-      const totals = backfillTotals(outcomes);
-      context.io.out(
-        opts.json
-          ? formatJson({
-            prompt_version: PROMPT_VERSION,
-            conversations: outcomes,
-            totals,
-          })
-          : formatOutcomes(outcomes, dryRun) +
-            (dryRun ? "" : formatTotals(totals)),
-      );
-      context.io.err(formatFailures(outcomes, context.errStyle.bad));
-      deps.setExitCode(backfillExitCode(totals, deps.signal));
+      await runDirectBackfill(context, targets, opts, deps);
     });
+}
+
+/** The help text after the options. */
+const SUMMARIZE_HELP =
+  "\nWhat is sent: per turn, the requests and assistant messages (over 4,000 characters cut to\n" +
+  "their first and last halves), tool names and whether each call failed. Never reasoning or\n" +
+  "tool arguments and results. A conversation whose lock is held is skipped.\n\n" +
+  "Progress goes to stderr: one live line on a terminal (conversations done, turns summarized,\n" +
+  "restored and failed, elapsed, ETA), else a line per conversation as it finishes. The report\n" +
+  "(stdout) lists conversations in workspace order. Ctrl-C stops: requests in flight are\n" +
+  "aborted, answers already received are written, and a rerun picks up the rest.\n\n" +
+  "With --batch-api the requests go to the OpenAI Batch API as one batch per model; what each\n" +
+  "covers is kept in jpt's data directory, so --resume applies a batch after the process that\n" +
+  "submitted it ended. Results are checked against each turn's fingerprint before they are\n" +
+  "written, as direct answers are. JPT_BATCH_POLL_SECS sets the polling interval (default 30).\n\n" +
+  "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --jobs 8\n  jpt summarize --all --json\n" +
+  "  jpt summarize --all --batch-api --no-wait\n  jpt summarize --batch-api --resume\n";
+
+/** `jpt summarize` without `--batch-api`: the direct backfill with progress and a report. */
+async function runDirectBackfill(
+  context: CliContext,
+  targets: string[],
+  opts: {
+    all?: true;
+    batchSize?: number;
+    dryRun?: true;
+    jobs: number;
+    timeout: number;
+    json?: true;
+  },
+  deps: CommandDeps,
+): Promise<void> {
+  const { backfill, backfillTotals } = await import("../app/backfill.ts");
+  const { PROMPT_VERSION } = await import("../summary/prompt.ts");
+  const { BackfillProgress } = await import("./backfill_progress.ts");
+  const dryRun = opts.dryRun === true;
+  const progress = dryRun ? undefined : new BackfillProgress({
+    write: context.io.err,
+    live: context.io.stderrIsTerminal && !context.verbose,
+  });
+  const outcomes = await backfill(context, {
+    targets,
+    all: opts.all === true,
+    batchSize: opts.batchSize,
+    dryRun,
+    jobs: opts.jobs,
+    signal: deps.signal,
+    timeoutMs: opts.timeout * 1000,
+    log: (line) => context.verbose && context.io.err(`${sanitizeLine(line)}\n`),
+    onStart: (total) => progress?.start(total),
+    onProgress: (id, summarized) => progress?.turns(id, summarized),
+    onFinished: (outcome) => progress?.finished(outcome),
+  }).finally(() => progress?.stop());
+  const totals = backfillTotals(outcomes);
+  context.io.out(
+    opts.json
+      ? formatJson({
+        prompt_version: PROMPT_VERSION,
+        conversations: outcomes,
+        totals,
+      })
+      : formatOutcomes(outcomes, dryRun) +
+        (dryRun ? "" : formatTotals(totals)),
+  );
+  context.io.err(formatFailures(outcomes, context.errStyle.bad));
+  deps.setExitCode(backfillExitCode(totals, deps.signal));
 }

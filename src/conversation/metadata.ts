@@ -21,6 +21,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export class ConversationMetadata {
   #tree: JsonObject;
   #source: Uint8Array | undefined;
+  #revision = 0;
 
   private constructor(tree: JsonObject, source: Uint8Array | undefined) {
     this.#tree = tree;
@@ -55,6 +56,11 @@ export class ConversationMetadata {
       new Map([["last_activated_at", lastActivatedAt]]),
       undefined,
     );
+  }
+
+  /** How many changes this metadata has seen since it was parsed or created. */
+  get revision(): number {
+    return this.#revision;
   }
 
   /** The conversation title, if set. */
@@ -109,6 +115,7 @@ export class ConversationMetadata {
 
   #set(key: string, value: string | undefined): void {
     if (this.#tree.get(key) === value) return;
+    this.#revision++;
     if (value === undefined) this.#tree.delete(key);
     else this.#tree.set(key, value);
     this.#source = undefined;

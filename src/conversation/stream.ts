@@ -1,6 +1,6 @@
 import { Entry } from "./entry.ts";
 import { generateEventId } from "./event_id.ts";
-import type { JsonObject } from "./json_value.ts";
+import type { JsonObject, JsonValue } from "./json_value.ts";
 import { scanEvents } from "./scan_events.ts";
 import { type EntrySplit, splitCanonical } from "./split_canonical.ts";
 import { normalizeTurnSummary } from "./summary_text.ts";
@@ -23,6 +23,13 @@ interface SourceLayout {
 
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** An event a chat turn appends (see {@linkcode ConversationStream.appendEvent}). */
+export type NewEvent =
+  | { type: "turn_start"; timestamp: string }
+  | { type: "chat_request"; timestamp: string; content: string }
+  | { type: "chat_response"; timestamp: string; message: string }
+  | { type: "chat_response"; timestamp: string; reasoning: string };
 
 /**
  * A conversation's `events.json`, read byte-exact: entries nobody changed are
@@ -55,6 +62,7 @@ export class ConversationStream {
   /** Every event id in the file or issued since (built on first use); never issued twice. */
   #issued: Set<string> | undefined;
   #turns: Turn[] | undefined;
+  #revision = 0;
 
   private constructor(entries: Entry[], source: SourceLayout | undefined) {
     this.#entries = entries;
@@ -147,6 +155,11 @@ export class ConversationStream {
    */
   static empty(): ConversationStream {
     return new ConversationStream([], undefined);
+  }
+
+  /** How many changes this stream has seen since it was parsed or created. */
+  get revision(): number {
+    return this.#revision;
   }
 
   /** The entries in file order. */
@@ -376,12 +389,30 @@ export class ConversationStream {
     const at = turn.entryIndices.at(-1)!;
     const removed = this.#entries[at]!;
     this.#entries.splice(at, 1);
+    this.#revision++;
     this.#layoutChanged = true;
     this.#turns = undefined;
     if (removed.type !== "turn_start" && turn.id !== undefined) {
       this.clearTurnSummary(turn.id);
     }
     return removed;
+  }
+
+  /**
+   * Appends a typed event (as a chat turn writes them), giving it a fresh
+   * `event_id`; its keys are written in jp's order.
+   *
+   * @param event The event.
+   * @returns The appended entry.
+   */
+  appendEvent(event: NewEvent): Entry {
+    const { timestamp, type, ...fields } = event;
+    const tree: JsonObject = new Map<string, JsonValue>([
+      ["timestamp", timestamp],
+      ["type", type],
+    ]);
+    for (const [key, value] of Object.entries(fields)) tree.set(key, value);
+    return this.append(tree);
   }
 
   /**
@@ -425,10 +456,12 @@ export class ConversationStream {
   #replace(at: number, entry: Entry): void {
     // The turn structure stays: only entries of the same kind are replaced.
     this.#entries[at] = entry;
+    this.#revision++;
   }
 
   #insert(at: number, entry: Entry): void {
     this.#entries.splice(at, 0, entry);
+    this.#revision++;
     this.#layoutChanged = true;
     this.#turns = undefined;
   }

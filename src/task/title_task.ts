@@ -13,14 +13,11 @@ import type { ChatMessage } from "../llm/chat_stream.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import { requestParams } from "../llm/request_params.ts";
 import { structuredCompletion } from "../llm/structured_completion.ts";
-import {
-  type ConversationRef,
-  loadConversation,
-  lockConversationIfFree,
-  renameConversationDirs,
-  saveConversation,
-} from "../workspace/conversation_files.ts";
+import { renameConversationDirs } from "../workspace/conversation_create.ts";
+import { saveConversation } from "../workspace/conversation_io.ts";
+import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import { withConversation } from "../workspace/unit_of_work.ts";
 import { abortable } from "./abortable.ts";
 import type { BackgroundTask } from "./task_handler.ts";
 import { describeModelError } from "../llm/describe_error.ts";
@@ -143,22 +140,17 @@ export class TitleTask implements BackgroundTask {
   async sync(): Promise<void> {
     if (this.#title === undefined) return;
     const { workspace, ref, log } = this.#options;
-    const lock = await lockConversationIfFree(
-      workspace,
-      ref,
-      (error) => log(`${this.name}: ${error.message}; title not stored`),
-    );
-    if (lock === undefined) return;
-    try {
-      const conversation = await loadConversation(ref);
+    await withConversation(workspace, ref, {
+      lock: "if-free",
+      onHeld: (error) =>
+        log(`${this.name}: ${error.message}; title not stored`),
+    }, async (conversation) => {
       if (conversation.metadata.title !== undefined) return;
       conversation.metadata.setTitle(this.#title);
       await saveConversation(conversation);
-      await renameConversationDirs(ref, this.#title);
+      conversation.ref = await renameConversationDirs(ref, this.#title);
       this.stored = this.#title;
-    } finally {
-      await lock.release();
-    }
+    });
   }
 }
 

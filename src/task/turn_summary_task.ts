@@ -12,13 +12,13 @@ import { turnsAt } from "../summary/candidates.ts";
 import { type PreparedTurn, requestId } from "../summary/prepared_turn.ts";
 import { packNewest } from "../summary/packing.ts";
 import type { Summarizer } from "../summary/summarizer.ts";
-import type { ConversationRef } from "../workspace/conversation_files.ts";
+import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { abortable } from "./abortable.ts";
 import type { BackgroundTask } from "./task_handler.ts";
+import type { LabelRecorder } from "../labels/label_recorder.ts";
 import {
   type Answer,
-  type LabelRecorder,
   type WriteReport,
   writeSummaries,
 } from "./write_summaries.ts";

@@ -14,16 +14,11 @@ import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
 import type { PreparedTurn } from "../summary/prepared_turn.ts";
 import { turnFingerprint } from "../summary/turn_fingerprint.ts";
-import {
-  type ConversationRef,
-  loadConversation,
-  type LoadedConversation,
-  lockConversationIfFree,
-  reloadIfChanged,
-  saveConversation,
-} from "../workspace/conversation_files.ts";
-import type { LabelStore } from "../workspace/label_store.ts";
+import type { LoadedConversation } from "../workspace/conversation_io.ts";
+import type { ConversationRef } from "../workspace/conversation_ref.ts";
+import { type LabelRecorder, recordLabels } from "../labels/label_recorder.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import { HELD, withConversation } from "../workspace/unit_of_work.ts";
 
 /** A summary the model wrote for a prepared turn. */
 export interface Answer {
@@ -33,16 +28,6 @@ export interface Answer {
   summary: string;
   /** The model that wrote it (`provider/name`). */
   model: string;
-}
-
-/** Where written labels are kept besides the file. */
-export interface LabelRecorder {
-  /** The store. */
-  store: LabelStore;
-  /** The workspace's id, if any. */
-  workspaceId: string | undefined;
-  /** The prompt version the summaries were asked with. */
-  promptVersion: number;
 }
 
 /** What a write did with each answer. */
@@ -87,39 +72,17 @@ export async function writeSummaries(
     changed: [],
   };
   if (answers.length === 0) return report;
-  const lock = await lockConversationIfFree(
-    target.workspace,
-    target.ref,
-    (error) => {
+  const stored: Array<{ answer: Answer; id: string }> = [];
+  // The one read under the lock (none when the caller's read is current);
+  // the freshness check below uses it.
+  const outcome = await withConversation(target.workspace, target.ref, {
+    lock: "if-free",
+    reuse: target.snapshot,
+    onHeld: (error) => {
       report.locked = true;
       report.lockMessage = error.message;
     },
-  );
-  if (lock === undefined) {
-    // Nothing computed is lost: the next catch-up restores these labels
-    // from the store without asking a model again.
-    if (labels !== undefined) {
-      const time = new Date().toISOString();
-      await Promise.all(
-        answers.map((answer) =>
-          labels.store.put(answer.turn.contentKey, {
-            summary: answer.summary,
-            model: answer.model,
-            prompt_version: labels.promptVersion,
-            time,
-          })
-        ),
-      );
-    }
-    return report;
-  }
-  const stored: Array<{ answer: Answer; id: string }> = [];
-  try {
-    // The one read under the lock (none when the caller's read is current);
-    // the freshness check below uses it.
-    const conversation = target.snapshot === undefined
-      ? await loadConversation(target.ref)
-      : await reloadIfChanged(target.snapshot);
+  }, async (conversation) => {
     report.conversation = conversation;
     const stream = conversation.stream;
     for (const answer of answers) {
@@ -140,25 +103,34 @@ export async function writeSummaries(
         stored.push({ answer: { ...answer, summary }, id });
       }
     }
-    if (report.written.length > 0) await saveConversation(conversation);
-  } finally {
-    await lock.release();
+  });
+  if (outcome === HELD) {
+    // Nothing computed is lost: the next catch-up restores these labels
+    // from the store without asking a model again.
+    if (labels !== undefined) {
+      await recordLabels(
+        labels,
+        target.ref.id,
+        answers.map((answer) => ({
+          contentKey: answer.turn.contentKey,
+          summary: answer.summary,
+          model: answer.model,
+        })),
+      );
+    }
+    return report;
   }
   if (labels !== undefined) {
-    const time = new Date().toISOString();
-    await Promise.all(stored.map(async ({ answer, id }) => {
-      await labels.store.put(answer.turn.contentKey, {
+    await recordLabels(
+      labels,
+      target.ref.id,
+      stored.map(({ answer, id }) => ({
+        contentKey: answer.turn.contentKey,
         summary: answer.summary,
         model: answer.model,
-        prompt_version: labels.promptVersion,
-        time,
-      });
-      await labels.store.bind({
-        workspaceId: labels.workspaceId,
-        conversationId: target.ref.id,
         eventId: id,
-      }, answer.turn.contentKey);
-    }));
+      })),
+    );
   }
   return report;
 }

@@ -5,7 +5,7 @@ import { validateEvents } from "../conversation/validate_events.ts";
 import { idFromDirName } from "./conversation_id.ts";
 import { isDirectory, isFile } from "./fs_probe.ts";
 import { readRegularFile } from "./read_bounded.ts";
-import { strayTempFiles } from "./conversation_files.ts";
+import { strayTempFiles } from "./conversation_io.ts";
 
 /** The result of checking one conversation directory. */
 export interface ConversationCheck {

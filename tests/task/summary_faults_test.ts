@@ -12,10 +12,8 @@ import {
 import { candidateIndices } from "../../src/summary/candidates.ts";
 import { TaskHandler } from "../../src/task/task_handler.ts";
 import { TurnSummaryTask } from "../../src/task/turn_summary_task.ts";
-import {
-  loadConversation,
-  resolveConversation,
-} from "../../src/workspace/conversation_files.ts";
+import { loadConversation } from "../../src/workspace/conversation_io.ts";
+import { resolveConversation } from "../../src/workspace/conversation_ref.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { FakeLlm, type Responder } from "../support/fake_llm.ts";
 import { testdata } from "../support/paths.ts";

@@ -5,9 +5,9 @@ import { candidateIndices } from "../../src/summary/candidates.ts";
 import { TurnSummaryTask } from "../../src/task/turn_summary_task.ts";
 import {
   loadConversation,
-  resolveConversation,
   saveConversation,
-} from "../../src/workspace/conversation_files.ts";
+} from "../../src/workspace/conversation_io.ts";
+import { resolveConversation } from "../../src/workspace/conversation_ref.ts";
 import { ConversationLock } from "../../src/workspace/lock.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { FakeSummarizer } from "../support/fake_summarizer.ts";

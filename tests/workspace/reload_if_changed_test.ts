@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { restoreLabels } from "../../src/app/restore_labels.ts";
+import { restoreLabels } from "../../src/labels/restore_labels.ts";
 import {
   loadConversation,
   reloadIfChanged,
   saveConversation,
-} from "../../src/workspace/conversation_files.ts";
-import { LabelStore } from "../../src/workspace/label_store.ts";
+} from "../../src/workspace/conversation_io.ts";
+import { LabelStore } from "../../src/labels/label_store.ts";
 import { testdata } from "../support/paths.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 

@@ -7,9 +7,9 @@ import {
 } from "../../src/workspace/workspace.ts";
 import {
   loadConversation,
-  resolveConversation,
   saveConversation,
-} from "../../src/workspace/conversation_files.ts";
+} from "../../src/workspace/conversation_io.ts";
+import { resolveConversation } from "../../src/workspace/conversation_ref.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 import { testdata } from "../support/paths.ts";
 

@@ -25,8 +25,9 @@
  */
 
 import { join } from "node:path";
-import { writeFileAtomic } from "./atomic_write.ts";
-import { appDataDir, type EnvReader } from "./user_dirs.ts";
+import { writeFileAtomic } from "../workspace/atomic_write.ts";
+import { jptDataDir } from "../workspace/jpt_data_dir.ts";
+import type { EnvReader } from "../workspace/user_dirs.ts";
 
 /** One stored label. */
 export interface StoredLabel {
@@ -63,17 +64,6 @@ export const DEFAULT_MAX_RECORDS = 100_000;
 
 const KEY = /^[0-9a-f]{64}$/;
 const encoder = new TextEncoder();
-
-/**
- * The directory of jpt's data: `$JPT_DATA_DIR`, else `$XDG_DATA_HOME/jpt`
- * when absolute, else the platform's user data directory.
- *
- * @param env Environment access.
- * @returns The directory, or `undefined` when no home is known.
- */
-export function jptDataDir(env: EnvReader): string | undefined {
-  return appDataDir(env, "jpt", "JPT_DATA_DIR");
-}
 
 /** The label store; see the module doc. A store without a directory keeps nothing. */
 export class LabelStore {

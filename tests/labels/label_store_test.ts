@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LabelStore } from "../../src/workspace/label_store.ts";
+import { LabelStore } from "../../src/labels/label_store.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 
 const key = (n: number) => n.toString(16).padStart(64, "0");

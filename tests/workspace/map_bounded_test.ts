@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mapBounded } from "../../src/task/map_bounded.ts";
+import { mapBounded } from "../../src/workspace/map_bounded.ts";
 
 Deno.test("mapBounded() keeps order and never has more than the limit in flight", async () => {
   let inFlight = 0;

@@ -11,7 +11,7 @@
 
 import type { ConversationStream } from "../conversation/stream.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
-import type { LabelStore, RecordedLabel } from "../workspace/label_store.ts";
+import type { LabelStore, RecordedLabel } from "./label_store.ts";
 
 /** What a restore did. */
 export interface RestoreReport {

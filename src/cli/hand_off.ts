@@ -1,6 +1,7 @@
 /**
  * Hand background work to a detached jpt worker process, so `jpt query`
- * exits right after the reply. The worker is started through the same entry
+ * exits right after the reply. Only the CLI hands work off: the library
+ * never starts a process. The worker is started through the same entry
  * point as this process (the sources, the bundled file, a compiled binary,
  * or `deno run jsr:…`), in a session of its own, with no standard streams
  * (a pipeline ends when the query does). It gets the conversation and the
@@ -11,17 +12,8 @@
  */
 
 import { basename } from "node:path";
-import type { Session } from "./session.ts";
-
-/** What the worker is to do. */
-export interface WorkerJob {
-  /** The conversation id. */
-  conversation: string;
-  /** Generate the conversation's title too. */
-  title: boolean;
-  /** The workspace root. */
-  workspace: string;
-}
+import type { Session } from "../app/session.ts";
+import type { WorkerJob } from "../app/turn_types.ts";
 
 /**
  * The command line that runs jpt again, as this process was run.
@@ -57,7 +49,8 @@ export function workerArgs(session: Session, job: WorkerJob): string[] {
 }
 
 /**
- * Starts a detached worker and does not wait for it.
+ * Starts a detached worker and does not wait for it: the hand-off the CLI
+ * gives `runTurn` (a library caller gets none, so nothing is spawned).
  *
  * @param session The query's session.
  * @param job The job.

@@ -1,0 +1,174 @@
+/**
+ * The composition root of the flows: what a flow needs beyond its session
+ * (the workspace, a conversation's effective config, the summary model with
+ * its context window, the title model, the label recorder, and the hand-off
+ * a CLI may provide) is built here, once per flow run, and passed to the
+ * stages that need it. A backfill of a thousand conversations asks a
+ * provider for its context window once, and every flow wires models and
+ * the label store the same way.
+ *
+ * @module
+ */
+
+import type { ConfigTable } from "../config/config_tree.ts";
+import type { LoadedConfig } from "../config/load_config.ts";
+import { resolveRoleModel } from "../config/role_models.ts";
+import { createClient } from "../llm/client.ts";
+import type { ContextWindow } from "../llm/context_window.ts";
+import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
+import {
+  type LabelRecorder,
+  openLabelRecorder,
+} from "../labels/label_recorder.ts";
+import { PROMPT_VERSION } from "../summary/prompt.ts";
+import {
+  createSummarizer,
+  type ResolvedSummaryModel,
+  resolveSummaryModel,
+} from "../summary/summary_model.ts";
+import type { TitleModel } from "../task/title_task.ts";
+import type { SummaryModel } from "../task/turn_summary_task.ts";
+import type { LoadedConversation } from "../workspace/conversation_io.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { currentWorkspace, effectiveConfig, type Session } from "./session.ts";
+
+/** The services of one flow run; see the module doc. */
+export class Services {
+  /** Where the flow runs. */
+  readonly session: Session;
+  readonly #windows = new Map<string, Promise<ContextWindow>>();
+  readonly #warn: (line: string) => void;
+  #workspace: Promise<Workspace> | undefined;
+
+  /**
+   * Builds the services of a session.
+   *
+   * @param session Where the flow runs.
+   * @param warn Where unreadable label records are reported (default: the
+   *   session's warnings).
+   */
+  constructor(session: Session, warn?: (line: string) => void) {
+    this.session = session;
+    this.#warn = warn ?? session.warn ?? (() => {});
+  }
+
+  /**
+   * The session's workspace (`--workspace`, else found from the working
+   * directory), looked up once.
+   *
+   * @returns The workspace.
+   * @throws {WorkspaceNotFoundError} When there is none.
+   */
+  workspace(): Promise<Workspace> {
+    this.#workspace ??= currentWorkspace(this.session);
+    return this.#workspace;
+  }
+
+  /**
+   * The effective config, with a conversation's own layer when one is given.
+   *
+   * @param workspace The workspace, if any.
+   * @param conversation The conversation, if any.
+   * @returns The config with origins.
+   */
+  config(
+    workspace: Workspace | undefined,
+    conversation?: LoadedConversation,
+  ): Promise<LoadedConfig> {
+    return effectiveConfig(this.session, workspace, conversation);
+  }
+
+  /**
+   * The configured turn-summary model and its context window; a provider is
+   * asked for a model's window once per run.
+   *
+   * @param config The effective config.
+   * @param options `signal` for the question; `offline` never asks.
+   * @returns The model, its endpoint and its window.
+   */
+  resolveSummaryModel(
+    config: ConfigTable,
+    options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
+  ): Promise<ResolvedSummaryModel> {
+    return resolveSummaryModel(config, this.session.env, {
+      windows: this.#windows,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.offline === undefined ? {} : { offline: options.offline }),
+    });
+  }
+
+  /**
+   * The summarizer for a resolved summary model.
+   *
+   * @param resolved The resolved model.
+   * @returns The summarizer with the window it packs for.
+   */
+  async summaryModelOf(resolved: ResolvedSummaryModel): Promise<SummaryModel> {
+    return {
+      summarizer: await createSummarizer(resolved, this.session.env),
+      contextWindow: resolved.contextWindow.tokens,
+    };
+  }
+
+  /**
+   * Resolves the summary model and its summarizer (what a catch-up calls
+   * when it has something to summarize).
+   *
+   * @param config The effective config.
+   * @param signal Stops the context-window question.
+   * @returns The summarizer with its window.
+   */
+  async summaryModel(
+    config: ConfigTable,
+    signal?: AbortSignal,
+  ): Promise<SummaryModel> {
+    return await this.summaryModelOf(
+      await this.resolveSummaryModel(config, { signal }),
+    );
+  }
+
+  /**
+   * The title model with a client for it.
+   *
+   * @param config The effective config.
+   * @returns The model, its endpoint and a client.
+   */
+  async titleModel(config: ConfigTable): Promise<TitleModel> {
+    const model = resolveRoleModel(config, "title");
+    const endpoint = resolveEndpoint(model.id, config, this.session.env);
+    return {
+      model,
+      endpoint,
+      client: await createClient(endpoint, this.session.env),
+    };
+  }
+
+  /**
+   * An OpenAI SDK client for an endpoint (the one retry policy included).
+   *
+   * @param endpoint The endpoint.
+   * @returns The client.
+   */
+  client(endpoint: ProviderEndpoint): ReturnType<typeof createClient> {
+    return createClient(endpoint, this.session.env);
+  }
+
+  /**
+   * The recorder of a workspace's labels.
+   *
+   * @param workspaceId The workspace's id, if any.
+   * @param warn Where unreadable records are reported (default: the run's).
+   * @returns The recorder.
+   */
+  labels(
+    workspaceId: string | undefined,
+    warn?: (line: string) => void,
+  ): LabelRecorder {
+    return openLabelRecorder(
+      this.session.env,
+      workspaceId,
+      PROMPT_VERSION,
+      warn ?? this.#warn,
+    );
+  }
+}

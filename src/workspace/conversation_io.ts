@@ -1,0 +1,349 @@
+/**
+ * Reading and writing a conversation's files.
+ *
+ * Storage facts relied on (jp's storage reference): a conversation is
+ * `events.json` (a JSON array, one entry per event, written by serde_json's
+ * pretty printer), `metadata.json` and `base_config.json`; when both the
+ * workspace and the user-local root hold a copy, jp reads the events from
+ * the copy whose `events.json` or `base_config.json` is newer (ties go to
+ * user-local) and the metadata from the copy whose `metadata.json` is
+ * newer, and writes every copy in the order metadata, base config, events.
+ * Writes are atomic (`<file>.<random>.tmp` renamed over the target), so an
+ * interrupted write leaves such a temporary file behind and the old file
+ * whole. The writer holds the conversation's lock.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { ConversationMetadata } from "../conversation/metadata.ts";
+import { ConversationStream } from "../conversation/stream.ts";
+import { JptError } from "../errors/jpt_error.ts";
+import { writeFileAtomic } from "./atomic_write.ts";
+import type { ConversationCopy, ConversationRef } from "./conversation_ref.ts";
+import { readRegularFile } from "./read_bounded.ts";
+
+/** A conversation file could not be read or parsed; names the file. */
+export class ConversationFileError extends JptError {
+  /** The file involved. */
+  readonly path: string;
+
+  /**
+   * Creates the error, naming the file.
+   *
+   * @param path The file involved.
+   * @param cause What went wrong.
+   */
+  constructor(path: string, cause: unknown) {
+    super(
+      `Cannot read "${path}": ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
+      { cause },
+    );
+    this.path = path;
+  }
+}
+
+/** A conversation read from disk. */
+export interface LoadedConversation {
+  /** Which conversation. */
+  ref: ConversationRef;
+  /** The copy the events were read from (the newer one, as jp picks it). */
+  source: ConversationCopy;
+  /** The event stream. */
+  stream: ConversationStream;
+  /** The metadata (from the copy whose `metadata.json` is newer). */
+  metadata: ConversationMetadata;
+  /** `base_config.json` to write (new conversations); existing files are never rewritten. */
+  baseConfig?: Uint8Array;
+  /**
+   * Which files these values were read from: device, inode, size and times
+   * of every copy's `events.json`, `metadata.json` and `base_config.json`,
+   * taken before and after reading (`undefined` when a file changed while it
+   * was read). While it still matches, the files hold what was read, so a
+   * writer under the lock need not read them again
+   * ({@linkcode reloadIfChanged}).
+   */
+  stamp?: string;
+}
+
+/** The files whose identity makes up a conversation's stamp. */
+const STAMPED_FILES = ["events.json", "metadata.json", "base_config.json"];
+
+/**
+ * Removes the temporary files an interrupted write left in a conversation's
+ * directories (`<file>.<random>.tmp`, as jp and jpt write them). The caller
+ * holds the conversation's lock, so no write is in progress.
+ *
+ * @param ref The conversation.
+ * @returns The files removed.
+ */
+export async function removeStrayTempFiles(
+  ref: ConversationRef,
+): Promise<string[]> {
+  const removed: string[] = [];
+  for (const copy of ref.copies) {
+    for (const path of await strayTempFiles(copy.dir)) {
+      await Deno.remove(path).then(() => removed.push(path), () => {});
+    }
+  }
+  return removed;
+}
+
+/**
+ * The temporary files an interrupted write left in a directory.
+ *
+ * @param dir A conversation directory.
+ * @returns Their paths, sorted.
+ */
+export async function strayTempFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  try {
+    for await (const item of Deno.readDir(dir)) {
+      if (item.isFile && item.name.endsWith(".tmp")) {
+        found.push(join(dir, item.name));
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return found.sort();
+}
+
+/**
+ * Reads a conversation: the events from the copy whose `events.json` or
+ * `base_config.json` is newer (ties go to user-local), the metadata from the
+ * copy whose `metadata.json` is newer.
+ *
+ * @param ref The conversation.
+ * @returns The loaded conversation.
+ * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
+ */
+export async function loadConversation(
+  ref: ConversationRef,
+): Promise<LoadedConversation> {
+  const before = await conversationStamp(ref);
+  const source = await newestCopy(ref.copies, [
+    "events.json",
+    "base_config.json",
+  ]);
+  const stream = await readWith(
+    join(source.dir, "events.json"),
+    ConversationStream.parse,
+  );
+  const metadata = await loadMetadata(ref);
+  const after = await conversationStamp(ref);
+  const conversation: LoadedConversation = {
+    ref,
+    source,
+    stream,
+    metadata,
+    ...(before === after ? { stamp: after } : {}),
+  };
+  onDisk.set(conversation, revisionOf(conversation));
+  return conversation;
+}
+
+/**
+ * The conversation as it is on disk now: `conversation` itself while its
+ * files are the ones it was read from (or last written as), else a fresh
+ * load. Called under the lock, this is the one read a write needs, and no
+ * read when nothing changed since the caller's own read.
+ *
+ * @param conversation A conversation read (or saved) earlier.
+ * @returns The same object, or the conversation read again.
+ */
+export async function reloadIfChanged(
+  conversation: LoadedConversation,
+): Promise<LoadedConversation> {
+  if (
+    conversation.stamp !== undefined &&
+    conversation.stamp === await conversationStamp(conversation.ref)
+  ) {
+    return conversation;
+  }
+  return await loadConversation(conversation.ref);
+}
+
+/** Identity of every copy's conversation files (absent files included). */
+async function conversationStamp(ref: ConversationRef): Promise<string> {
+  const parts = await Promise.all(
+    ref.copies.flatMap((copy) =>
+      STAMPED_FILES.map(async (name) => {
+        try {
+          const info = await Deno.stat(join(copy.dir, name));
+          // Without inode numbers (some platforms) the identity is too weak:
+          // a stamp that never matches means "read again".
+          if (info.ino === null) return `?${crypto.randomUUID()}`;
+          return `${info.dev}:${info.ino}:${info.size}:${info.mtime?.getTime()}:${info.ctime?.getTime()}`;
+        } catch {
+          return "-";
+        }
+      })
+    ),
+  );
+  return parts.join("|");
+}
+
+/**
+ * Refuses to write a conversation whose events jpt cannot address safely:
+ * an event id used by more than one entry would make a summary land on the
+ * wrong turn. Called under the lock, before anything is written.
+ *
+ * @param conversation The loaded conversation.
+ * @throws {ConversationFileError} Naming the file and the duplicated ids.
+ */
+export function assertWritable(conversation: LoadedConversation): void {
+  const duplicated = conversation.stream.duplicateEventIds();
+  if (duplicated.length === 0) return;
+  throw new ConversationFileError(
+    join(conversation.source.dir, "events.json"),
+    new Error(
+      `event id ${
+        duplicated.map((id) => JSON.stringify(id)).join(", ")
+      } is used by more than one entry; give each entry its own id (jpt edit --events) before jpt writes to it`,
+    ),
+  );
+}
+
+/**
+ * Reads only a conversation's metadata, from the copy whose `metadata.json`
+ * is newer.
+ *
+ * @param ref The conversation.
+ * @returns The metadata.
+ * @throws {ConversationFileError} When the file cannot be read or parsed.
+ */
+export async function loadMetadata(
+  ref: ConversationRef,
+): Promise<ConversationMetadata> {
+  const copy = await newestCopy(ref.copies, ["metadata.json"]);
+  return await readWith(
+    join(copy.dir, "metadata.json"),
+    ConversationMetadata.parse,
+  );
+}
+
+/**
+ * Writes a conversation's metadata, base config (new conversations only) and
+ * events to every copy, atomically and in jp's order (`metadata.json`,
+ * `base_config.json`, `events.json`), skipping files whose bytes would not
+ * change. The caller must hold the conversation lock.
+ *
+ * @param conversation The conversation, with its changed stream or metadata.
+ * @returns The files that were written.
+ */
+export async function saveConversation(
+  conversation: LoadedConversation,
+): Promise<string[]> {
+  const written: string[] = [];
+  const files: Array<[string, Uint8Array | Uint8Array[]]> = [[
+    "metadata.json",
+    conversation.metadata.serialize(),
+  ]];
+  if (conversation.baseConfig !== undefined) {
+    files.push(["base_config.json", conversation.baseConfig]);
+  }
+  // Pieces, not one buffer: unchanged stretches of a large file are views
+  // into the bytes read, so a one-summary write copies nothing in memory.
+  files.push(["events.json", conversation.stream.serializeParts()]);
+  for (const copy of conversation.ref.copies) {
+    for (const [name, bytes] of files) {
+      const path = join(copy.dir, name);
+      if (await writeFileAtomic(path, bytes)) written.push(path);
+    }
+  }
+  // The files now hold these values: a later write under the lock need not
+  // read them again.
+  conversation.stamp = await conversationStamp(conversation.ref);
+  onDisk.set(conversation, revisionOf(conversation));
+  return written;
+}
+
+async function readWith<T>(
+  path: string,
+  parse: (bytes: Uint8Array) => T,
+): Promise<T> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readRegularFile(path);
+  } catch (error) {
+    throw new ConversationFileError(
+      path,
+      error instanceof Deno.errors.NotFound ? "file not found" : error,
+    );
+  }
+  try {
+    return parse(bytes);
+  } catch (error) {
+    throw new ConversationFileError(path, error);
+  }
+}
+
+async function newestCopy(
+  copies: ConversationCopy[],
+  files: string[],
+): Promise<ConversationCopy> {
+  let best = copies[0]!;
+  let bestTime = -Infinity;
+  for (const copy of copies) {
+    let time = -Infinity;
+    for (const file of files) {
+      try {
+        time = Math.max(
+          time,
+          (await Deno.stat(join(copy.dir, file))).mtime?.getTime() ?? -Infinity,
+        );
+      } catch {
+        // A missing file does not make the copy newer.
+      }
+    }
+    if (time > bestTime) {
+      best = copy;
+      bestTime = time;
+    }
+  }
+  return best;
+}
+
+/** What a conversation's contents were at one moment. */
+interface Revision {
+  stream: LoadedConversation["stream"];
+  streamRevision: number;
+  metadata: LoadedConversation["metadata"];
+  metadataRevision: number;
+  baseConfig: Uint8Array | undefined;
+}
+
+function revisionOf(conversation: LoadedConversation): Revision {
+  return {
+    stream: conversation.stream,
+    streamRevision: conversation.stream.revision,
+    metadata: conversation.metadata,
+    metadataRevision: conversation.metadata.revision,
+    baseConfig: conversation.baseConfig,
+  };
+}
+
+/** What each conversation held when it was last read or written. */
+const onDisk = new WeakMap<LoadedConversation, Revision>();
+
+/**
+ * Whether a conversation holds changes its files do not: its stream or
+ * metadata changed (or was replaced) since it was read or last saved, or it
+ * was never saved.
+ *
+ * @param conversation The conversation.
+ * @returns `true` when a save would change something.
+ */
+export function hasUnsavedChanges(conversation: LoadedConversation): boolean {
+  const before = onDisk.get(conversation);
+  if (before === undefined) return true;
+  const now = revisionOf(conversation);
+  return now.stream !== before.stream ||
+    now.streamRevision !== before.streamRevision ||
+    now.metadata !== before.metadata ||
+    now.metadataRevision !== before.metadataRevision ||
+    now.baseConfig !== before.baseConfig;
+}

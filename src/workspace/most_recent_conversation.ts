@@ -1,0 +1,53 @@
+/**
+ * The conversation commands default to when none is named: the most
+ * recently activated one, by `last_activated_at` in `metadata.json`.
+ *
+ * @module
+ */
+
+import { compareTimestamps } from "../conversation/timestamp.ts";
+import { loadMetadata } from "./conversation_io.ts";
+import {
+  type ConversationRef,
+  isIncomplete,
+  listConversations,
+} from "./conversation_ref.ts";
+import { mapBounded } from "./map_bounded.ts";
+import type { Workspace } from "./workspace.ts";
+
+const METADATA_READS_IN_FLIGHT = 32;
+
+/**
+ * The most recently activated conversation of a workspace (by
+ * `last_activated_at`), the default for commands given no conversation.
+ *
+ * @param workspace The workspace.
+ * @returns The conversation, or `undefined` when there are none.
+ */
+export async function mostRecentConversation(
+  workspace: Workspace,
+): Promise<ConversationRef | undefined> {
+  const refs = await listConversations(workspace);
+  // Read in parallel: a workspace of thousands is not read one file at a time.
+  const times = await mapBounded(
+    refs,
+    METADATA_READS_IN_FLIGHT,
+    async (ref) => {
+      if (await isIncomplete(ref)) return undefined;
+      try {
+        return (await loadMetadata(ref)).lastActivatedAt;
+      } catch {
+        return undefined;
+      }
+    },
+  );
+  let best: { ref: ConversationRef; at: string } | undefined;
+  for (const [index, ref] of refs.entries()) {
+    const at = times[index];
+    if (at === undefined) continue;
+    if (best === undefined || compareTimestamps(at, best.at) >= 0) {
+      best = { ref, at };
+    }
+  }
+  return best?.ref;
+}
