@@ -20,7 +20,7 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 export const MAX_CLI_IMPORTS = 5;
 
 const ROOT = fromFileUrl(new URL("../", import.meta.url));
-const ENTRY_POINTS = ["main.ts", "mod.ts"];
+const ENTRY_POINTS = ["main.ts", "mod.ts", "unstable.ts"];
 
 interface InfoModule {
   specifier: string;

@@ -92,7 +92,11 @@ export interface CatchUpResult {
  * ```ts
  * import assert from "node:assert/strict";
  * import { join } from "node:path";
- * import { *   catchUpConversation, *   ConversationStream, *   type PreparedTurn, * } from "@jpt/cli";
+ * import {
+ *   catchUpConversation,
+ *   ConversationStream,
+ *   type PreparedTurn,
+ * } from "@jpt/cli/unstable";
  * const dir = await Deno.makeTempDir();
  * const turn = (id: string, text: string) => [
  *   { timestamp: "2026-01-01 00:00:00.0", type: "turn_start", event_id: id },

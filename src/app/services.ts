@@ -10,6 +10,7 @@
  * @module
  */
 
+import type OpenAI from "openai";
 import type { ConfigTable } from "../config/config_tree.ts";
 import type { LoadedConfig } from "../config/load_config.ts";
 import { resolveRoleModel } from "../config/role_models.ts";
@@ -149,7 +150,7 @@ export class Services {
    * @param endpoint The endpoint.
    * @returns The client.
    */
-  client(endpoint: ProviderEndpoint): ReturnType<typeof createClient> {
+  client(endpoint: ProviderEndpoint): Promise<OpenAI> {
     return createClient(endpoint, this.session.env);
   }
 

@@ -26,7 +26,7 @@ export function eventIdOf(value: unknown): string | undefined {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { generateEventId } from "@jpt/cli";
+ * import { generateEventId } from "@jpt/cli/unstable";
  * const taken = new Set<string>();
  * const id = generateEventId(taken);
  * assert.equal(id.length, 7);

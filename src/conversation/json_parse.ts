@@ -30,7 +30,7 @@ const WHITESPACE = /[ \t\n\r]*/y;
  * @example Keys keep their order
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseJsonOrdered } from "@jpt/cli";
+ * import { parseJsonOrdered } from "@jpt/cli/unstable";
  * const value = parseJsonOrdered('{"10": 1, "2": 2}');
  * assert.deepEqual([...(value as Map<string, unknown>).keys()], ["10", "2"]);
  * ```

@@ -10,7 +10,7 @@ import { JsonNumber, type JsonValue } from "./json_value.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeJsonPretty } from "@jpt/cli";
+ * import { writeJsonPretty } from "@jpt/cli/unstable";
  * assert.equal(writeJsonPretty(new Map([["a", []]])), '{\n  "a": []\n}');
  * ```
  *

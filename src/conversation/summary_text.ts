@@ -48,7 +48,7 @@ const PAIRED = ['"', "`"];
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { normalizeTurnSummary } from "@jpt/cli";
+ * import { normalizeTurnSummary } from "@jpt/cli/unstable";
  * assert.equal(normalizeTurnSummary('  "Add retry backoff."'), "Add retry backoff");
  * assert.equal(normalizeTurnSummary("`foo` calls `bar`"), "`foo` calls `bar`");
  * assert.equal(normalizeTurnSummary('"Fixed the\nparser bug"'), "Fixed the parser bug");
@@ -170,7 +170,7 @@ function count(text: string, char: string): number {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { fallbackSummaryOf } from "@jpt/cli";
+ * import { fallbackSummaryOf } from "@jpt/cli/unstable";
  * assert.equal(fallbackSummaryOf("\n  Fix   the build\nplease"), "Fix the build");
  * ```
  *

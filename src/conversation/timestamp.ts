@@ -16,7 +16,7 @@ const RFC3339 =
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatTimestamp } from "@jpt/cli";
+ * import { formatTimestamp } from "@jpt/cli/unstable";
  * assert.equal(formatTimestamp(new Date(Date.UTC(2026, 3, 10, 17, 4, 20, 530))), "2026-04-10 17:04:20.53");
  * ```
  *

@@ -9,7 +9,12 @@
  */
 
 /** Exit codes of the CLI. */
-export const ExitCode = {
+export const ExitCode: {
+  readonly ok: 0;
+  readonly failure: 1;
+  readonly usage: 2;
+  readonly interrupted: 130;
+} = {
   /** Success. */
   ok: 0,
   /** The command failed. */
@@ -20,8 +25,8 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
-/** One of the {@linkcode ExitCode} values. */
-export type ExitCodeValue = typeof ExitCode[keyof typeof ExitCode];
+/** One of the exit codes: 0 success, 1 failure, 2 usage, 130 Ctrl-C. */
+export type ExitCodeValue = 0 | 1 | 2 | 130;
 
 /** Options of a {@linkcode JptError}. */
 export interface JptErrorOptions {
@@ -38,7 +43,7 @@ export interface JptErrorOptions {
  * @example A user-facing error with a cause
  * ```ts
  * import assert from "node:assert/strict";
- * import { ExitCode, JptError } from "@jpt/cli";
+ * import { ExitCode, JptError } from "@jpt/cli/unstable";
  * const error = new JptError("Cannot read config", {
  *   cause: new Error("permission denied"),
  * });
@@ -72,7 +77,7 @@ export class JptError extends Error {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ExitCode, UsageError } from "@jpt/cli";
+ * import { ExitCode, UsageError } from "@jpt/cli/unstable";
  * assert.equal(new UsageError("No message").exitCode, ExitCode.usage);
  * ```
  */
@@ -94,7 +99,7 @@ export class UsageError extends JptError {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { causeChain } from "@jpt/cli";
+ * import { causeChain } from "@jpt/cli/unstable";
  * const error = new Error("outer", { cause: new Error("inner") });
  * assert.deepEqual(causeChain(error), ["outer", "inner"]);
  * ```

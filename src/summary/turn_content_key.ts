@@ -17,7 +17,7 @@ import { sha256Hex } from "./sha256.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ConversationStream, turnContentKey } from "@jpt/cli";
+ * import { ConversationStream, turnContentKey } from "@jpt/cli/unstable";
  * // Written as jp writes files: two-space JSON, event_id first.
  * const parse = (entries: unknown[]) =>
  *   ConversationStream.parse(

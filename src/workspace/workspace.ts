@@ -10,13 +10,10 @@ export const STORAGE_DIR = ".jp";
 
 export type { EnvReader } from "./user_dirs.ts";
 
-/** The two places a conversation can be stored (storage reference 1.5). */
-export type StorageRootKind = "workspace" | "user";
-
 /** One conversation storage root. */
 export interface StorageRoot {
-  /** Which root this is. */
-  kind: StorageRootKind;
+  /** Which root this is: the workspace's `.jp/`, or the user-local one. */
+  kind: "workspace" | "user";
   /** The directory holding `conversations/` and `locks/`. */
   dir: string;
 }
