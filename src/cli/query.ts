@@ -160,13 +160,13 @@ function drainBudget(context: CliContext): number | undefined {
 
 /** The help text after the options. */
 const QUERY_HELP =
-"\nWhile the reply streams, completed turns without a summary are summarized by the turn-summary\n" +
-        "model (conversation.turn_summary.generate). jpt waits at most 10 s for that at the end, showing\n" +
-        "'⏱ Finishing background tasks…' after 1 s. Ctrl-C stops the reply and keeps what arrived. A\n" +
-        "turn that cannot start (no key, unknown model) writes nothing.\n\n" +
-        'Examples:\n  jpt query --new "Why does the parser reject trailing commas?"\n' +
-        '  git diff | jpt query -n "Review this change"\n  jpt q --id last "And the tests?"\n' +
-        "  jpt query            # on a terminal: write the message in $JP_EDITOR, $VISUAL or $EDITOR\n";
+  "\nWhile the reply streams, completed turns without a summary are summarized by the turn-summary\n" +
+  "model (conversation.turn_summary.generate). jpt waits at most 10 s for that at the end, showing\n" +
+  "'⏱ Finishing background tasks…' after 1 s. Ctrl-C stops the reply and keeps what arrived. A\n" +
+  "turn that cannot start (no key, unknown model) writes nothing.\n\n" +
+  'Examples:\n  jpt query --new "Why does the parser reject trailing commas?"\n' +
+  '  git diff | jpt query -n "Review this change"\n  jpt q --id last "And the tests?"\n' +
+  "  jpt query            # on a terminal: write the message in $JP_EDITOR, $VISUAL or $EDITOR\n";
 
 /** The spinner shown while the model has not answered yet. */
 class SpinnerControl {
@@ -227,13 +227,12 @@ function turnSink(
           "\n",
       );
     },
-    waiting: (model) => {
-      spinner = startSpinner(
+    waiting: (model) =>
+      spinners.waiting(
         (text) => context.io.err(text),
         `waiting for ${sanitizeLine(model)}`,
         terminal,
-      );
-    },
+      ),
     // The reply's line ends before the drain's status line can appear.
     replyDone: (reply, error) => {
       spinners.firstToken();
@@ -243,5 +242,6 @@ function turnSink(
           `${style.bad("error:")} ${sanitizeLine(error.message)}\n`,
         );
       }
+    },
   };
 }
