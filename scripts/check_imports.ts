@@ -6,7 +6,12 @@
  * - no `src/` folder imports another that imports it back (no folder cycle);
  * - no file in `src/cli/` imports more than {@linkcode MAX_CLI_IMPORTS}
  *   modules from outside `src/cli/` (commands parse arguments, call one flow
- *   and format its result).
+ *   and format its result);
+ * - no file in `src/app/` imports more than {@linkcode MAX_APP_IMPORTS}
+ *   modules (a flow that needs more is doing several things);
+ * - every import between folders goes down the documented layers
+ *   ({@linkcode LAYERS}, as ARCHITECTURE.md draws them): a folder imports only
+ *   folders on a lower floor, never one beside it or above it.
  *
  * Run with `deno task imports`; exits 1 and names every violation.
  *
@@ -18,6 +23,33 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 
 /** The most modules outside `src/cli/` one CLI file may import. */
 export const MAX_CLI_IMPORTS = 5;
+
+/** The most modules one file of `src/app/` may import. */
+export const MAX_APP_IMPORTS = 15;
+
+/**
+ * The floors of `src/`, top first (ARCHITECTURE.md, "Layers"): folders on
+ * one line share a floor and may not import each other.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ["cli"],
+  ["app"],
+  ["task"],
+  ["labels"],
+  ["summary", "edit"],
+  ["llm"],
+  ["config"],
+  ["workspace"],
+  ["conversation"],
+  ["errors"],
+];
+
+/** The floor of a `src/` folder (0 is the top); `undefined` when not drawn. */
+function floorOf(folder: string): number | undefined {
+  const name = folder.replace(/^src\//, "");
+  const floor = LAYERS.findIndex((names) => names.includes(name));
+  return floor < 0 ? undefined : floor;
+}
 
 const ROOT = fromFileUrl(new URL("../", import.meta.url));
 const ENTRY_POINTS = ["main.ts", "mod.ts", "unstable.ts"];
@@ -124,6 +156,32 @@ export function violations(graph: ImportGraph): string[] {
   }
   for (const cycle of cycles(folders)) {
     problems.push(`folder cycle: ${cycle.join(" -> ")}`);
+  }
+  for (
+    const [from, targets] of [...folders].sort(([a], [b]) => a < b ? -1 : 1)
+  ) {
+    const floor = floorOf(from);
+    if (floor === undefined) {
+      problems.push(
+        `${from} is on no floor of LAYERS (add it, and to ARCHITECTURE.md)`,
+      );
+      continue;
+    }
+    for (const target of [...targets].sort()) {
+      const below = floorOf(target);
+      if (below !== undefined && below <= floor) {
+        problems.push(
+          `layer: ${from} imports ${target}, which is not below it`,
+        );
+      }
+    }
+  }
+  for (const [file, targets] of files) {
+    if (file.startsWith("src/app/") && targets.size > MAX_APP_IMPORTS) {
+      problems.push(
+        `${file} imports ${targets.size} modules (at most ${MAX_APP_IMPORTS})`,
+      );
+    }
   }
   for (const [file, targets] of graph) {
     if (!file.startsWith("src/cli/")) continue;

@@ -124,6 +124,41 @@ export async function runCli(
   return exitCode;
 }
 
+/**
+ * Every command a user can type, as its path after `jpt` (`["turns"]`,
+ * `["conversation", "ls"]`), walked from the command tree itself: hidden
+ * commands and aliases left out. Help snapshots and the man page use it, so
+ * a new command cannot be forgotten.
+ *
+ * @returns The command paths, in the order the program declares them.
+ */
+export function commandPaths(): string[][] {
+  const program = buildProgram({
+    io: {
+      out: () => {},
+      err: () => {},
+      stdinIsTerminal: false,
+      stdoutIsTerminal: false,
+      stderrIsTerminal: false,
+      readStdin: () => Promise.resolve(""),
+    },
+    env: () => undefined,
+    cwd: ".",
+    envVariables: {},
+  }, () => {});
+  const paths: string[][] = [];
+  const walk = (command: typeof program, path: string[]) => {
+    for (const sub of command.commands) {
+      // Commander keeps `{ hidden: true }` on the command itself.
+      if ((sub as unknown as { _hidden?: boolean })._hidden) continue;
+      paths.push([...path, sub.name()]);
+      walk(sub as typeof program, [...path, sub.name()]);
+    }
+  };
+  walk(program, []);
+  return paths;
+}
+
 /** An abort, as `fetch`, the SDK or a signal's reason reports it. */
 function isAbort(error: unknown): boolean {
   return error instanceof Error &&

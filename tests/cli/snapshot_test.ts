@@ -9,6 +9,7 @@
  */
 
 import { join } from "node:path";
+import { commandPaths } from "../../src/cli/program.ts";
 import { runJpt } from "../support/cli.ts";
 import { testdata } from "../support/paths.ts";
 
@@ -29,18 +30,9 @@ const COMMANDS: string[][] = [
   ["conversation", "ls", "--json"],
 ];
 
+/** `--help` of every command, from the command tree (none can be forgotten). */
 const HELP: string[][] = [
-  ["conversation", "--help"],
-  ["conversation", "ls", "--help"],
-  ["turns", "--help"],
-  ["check", "--help"],
-  ["query", "--help"],
-  ["edit", "--help"],
-  ["summarize", "--help"],
-  ["completions", "--help"],
-  ["config", "--help"],
-  ["config", "show", "--help"],
-  ["models", "--help"],
+  ...commandPaths().map((path) => [...path, "--help"]),
 ];
 
 Deno.test("jpt output on the sample workspace", async (t) => {

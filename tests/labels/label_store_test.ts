@@ -77,7 +77,7 @@ Deno.test("several processes writing the store at once leave only whole records"
     await Deno.writeTextFile(
       script,
       `import { LabelStore } from "${
-        join(REPO_ROOT, "src", "workspace", "label_store.ts")
+        join(REPO_ROOT, "src", "labels", "label_store.ts")
       }";
 const store = LabelStore.at(Deno.args[0]!);
 const me = Deno.args[1]!;

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { MAX_CLI_IMPORTS, violations } from "../../scripts/check_imports.ts";
+import {
+  MAX_APP_IMPORTS,
+  MAX_CLI_IMPORTS,
+  violations,
+} from "../../scripts/check_imports.ts";
 
 const graph = (edges: Record<string, string[]>) =>
   new Map(Object.entries(edges).map(([file, to]) => [file, new Set(to)]));
@@ -39,7 +43,13 @@ Deno.test("violations() finds a folder cycle made by different files", () => {
     "src/b/y.ts": [],
     "src/a/w.ts": [],
   }));
-  assert.deepEqual(problems, ["folder cycle: src/a -> src/b -> src/a"]);
+  assert.deepEqual(problems.filter((p) => p.includes("cycle")), [
+    "folder cycle: src/a -> src/b -> src/a",
+  ]);
+  // Folders the layers do not draw are named too.
+  assert.ok(problems.includes(
+    "src/a is on no floor of LAYERS (add it, and to ARCHITECTURE.md)",
+  ));
 });
 
 Deno.test("violations() limits what a CLI file imports from outside src/cli", () => {
@@ -53,4 +63,30 @@ Deno.test("violations() limits what a CLI file imports from outside src/cli", ()
   }));
   assert.equal(problems.length, 1);
   assert.match(problems[0]!, /^src\/cli\/big\.ts imports 6 modules outside/);
+});
+
+Deno.test("violations() refuses an import up or across the documented layers, without any cycle", () => {
+  const problems = violations(graph({
+    "src/workspace/x.ts": ["src/labels/store.ts"],
+    "src/labels/store.ts": [],
+    "src/summary/a.ts": ["src/edit/b.ts"],
+    "src/edit/b.ts": [],
+  }));
+  assert.deepEqual(problems, [
+    "layer: src/summary imports src/edit, which is not below it",
+    "layer: src/workspace imports src/labels, which is not below it",
+  ]);
+});
+
+Deno.test("violations() limits what one flow in src/app imports", () => {
+  const many = Array.from(
+    { length: MAX_APP_IMPORTS + 1 },
+    (_, i) => `src/task/t_${i}.ts`,
+  );
+  const problems = violations(graph({ "src/app/big_flow.ts": many }));
+  assert.deepEqual(problems, [
+    `src/app/big_flow.ts imports ${
+      MAX_APP_IMPORTS + 1
+    } modules (at most ${MAX_APP_IMPORTS})`,
+  ]);
 });

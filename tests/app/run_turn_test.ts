@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runTurn } from "../../src/app/run_turn.ts";
+import type { TurnSink, WorkerJob } from "../../src/app/turn_types.ts";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import { chatCompletion, FakeLlm } from "../support/fake_llm.ts";
+import {
+  testSession,
+  useFakeModel,
+  withoutProcesses,
+} from "../support/session.ts";
+import {
+  simpleTurns,
+  tempWorkspace,
+  writeConversation,
+} from "../support/workspace.ts";
+
+function collectingSink(): TurnSink & { pieces: string[] } {
+  const pieces: string[] = [];
+  return {
+    pieces,
+    text: (piece) => pieces.push(piece),
+    reasoning: () => {},
+    log: () => {},
+  };
+}
+
+function isSummaryRequest(body: unknown): boolean {
+  return JSON.stringify(body).includes("summaries");
+}
+
+Deno.test("runTurn() in process: the request and the reply are stored, background summaries drain, no process starts", async () => {
+  await using ws = await tempWorkspace();
+  await using llm = FakeLlm.start((request) =>
+    isSummaryRequest(request.body)
+      ? {
+        json: chatCompletion(
+          JSON.stringify({ summaries: { t0t0: "Asked the first question" } }),
+        ),
+      }
+      : { stream: { pieces: ["the ", "answer"] } }
+  );
+  await useFakeModel(ws, llm.url);
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    simpleTurns("t0", 1),
+  );
+  const sink = collectingSink();
+  const { value: outcome, started } = await withoutProcesses(() =>
+    runTurn(testSession(ws), {
+      message: "a second question",
+      newConversation: false,
+      persist: true,
+      signal: new AbortController().signal,
+      detach: true, // no hand-off given: the library still drains
+    }, sink)
+  );
+  assert.deepEqual(started, []);
+  assert.equal(outcome.status, "ok");
+  assert.equal(outcome.reply, "the answer");
+  assert.deepEqual(outcome.drain.handedOff ?? [], []);
+  const stream = ConversationStream.parse(
+    await Deno.readFile(join(dir, "events.json")),
+  );
+  const turns = stream.turns();
+  assert.equal(turns.length, 2);
+  assert.equal(turns[0]!.summary, "Asked the first question");
+  assert.equal(sink.pieces.join(""), "the answer");
+});
+
+Deno.test("runTurn() hands unfinished work to the caller's hand-off, and only then", async () => {
+  await using ws = await tempWorkspace();
+  let release: () => void = () => {};
+  const slow = new Promise<void>((resolve) => release = resolve);
+  await using llm = FakeLlm.start(async (request) => {
+    if (isSummaryRequest(request.body)) await slow;
+    return { stream: { pieces: ["reply"] } };
+  });
+  await useFakeModel(ws, llm.url);
+  await writeConversation(
+    ws.conversations,
+    "17800000000",
+    simpleTurns("t0", 1),
+  );
+  const jobs: WorkerJob[] = [];
+  const outcome = await runTurn(testSession(ws), {
+    message: "next",
+    newConversation: false,
+    persist: true,
+    signal: new AbortController().signal,
+    detach: true,
+    handOff: (_session, job) => {
+      jobs.push(job);
+      return 4242;
+    },
+  }, collectingSink());
+  release();
+  assert.equal(outcome.status, "ok");
+  assert.equal(jobs.length, 1);
+  assert.equal(jobs[0]!.conversation, "17800000000");
+  assert.equal(jobs[0]!.workspace, ws.root);
+  assert.deepEqual(outcome.drain.handedOff, [
+    "turn summaries of jp-c17800000000",
+  ]);
+});
+
+Deno.test("runTurn() for a new conversation that cannot start writes nothing", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "openai/gpt-5-mini"\n`,
+  );
+  await assert.rejects(
+    runTurn(testSession(ws), {
+      message: "hello",
+      newConversation: true,
+      persist: true,
+      signal: new AbortController().signal,
+    }, collectingSink()),
+    /OPENAI_API_KEY/,
+  );
+  assert.deepEqual([...Deno.readDirSync(ws.conversations)], []);
+});
