@@ -117,7 +117,7 @@ export {
   type CatchUpPlan,
   planCatchUp,
   type PlannedBatch,
-} from "./src/app/plan_catch_up.ts";
+} from "./src/summary/plan_catch_up.ts";
 export {
   backfill,
   type BackfillOptions,

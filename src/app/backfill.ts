@@ -27,7 +27,7 @@ import { mapBounded } from "../workspace/map_bounded.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
 import { Services } from "./services.ts";
 import { catchUpConversation } from "./catch_up.ts";
-import { planCatchUp, type PlannedBatch } from "./plan_catch_up.ts";
+import { planCatchUp, type PlannedBatch } from "../summary/plan_catch_up.ts";
 import {
   currentWorkspace,
   optionalWorkspace,

@@ -7,8 +7,8 @@
  */
 
 import type { ConversationStream } from "../conversation/stream.ts";
-import { candidateIndices } from "../summary/candidates.ts";
-import { packEveryRequest } from "../summary/packing.ts";
+import { candidateIndices } from "./candidates.ts";
+import { packEveryRequest } from "./packing.ts";
 
 /** One planned request. */
 export interface PlannedBatch {
