@@ -4,8 +4,13 @@
  * its drop-ins, `.jp.toml` files, and a conversation's stored config) may
  * choose models but never where a credential is sent nor which environment
  * variable is sent as a key. The user's own layers (defaults, user-global,
- * user-local, `JP_CFG_*`, `--cfg`, `--model`) are trusted, and so is every
- * layer of a workspace listed in `$JPT_TRUSTED_WORKSPACES`.
+ * user-local, `JP_CFG_*`, `--cfg` values and files the user named by path,
+ * `--model`) are trusted. A named `--cfg NAME` is as trusted as the place it
+ * was found in (a load path the user's own layers set, or the user's config
+ * directories); a file's `extends` share its trust. A workspace listed in
+ * `$JPT_TRUSTED_WORKSPACES` (absolute paths only) has its `.jp/` config
+ * trusted, not its conversations' stored config, and not a `.jp.toml`
+ * outside `.jp/` unless that directory is listed too.
  *
  * Loading records, for the values it returns, which layer set each leaf and
  * what the trusted layers alone would have set; endpoint resolution asks
@@ -14,7 +19,7 @@
  * @module
  */
 
-import { delimiter, resolve } from "node:path";
+import { delimiter, isAbsolute, resolve } from "node:path";
 import { JptError } from "../errors/jpt_error.ts";
 import type { ConfigTable } from "./config_tree.ts";
 
@@ -59,21 +64,18 @@ export function configProvenance(
 }
 
 /**
- * Tells whether a workspace's own layers are trusted.
+ * The workspaces `$JPT_TRUSTED_WORKSPACES` lists: absolute directories only
+ * (a relative entry such as `.` would trust whatever workspace the command
+ * runs in, so it is ignored).
  *
- * @param root The workspace root.
- * @param listed The value of `$JPT_TRUSTED_WORKSPACES`, if set.
- * @returns Whether `root` is one of the listed directories.
+ * @param listed The variable's value, if set.
+ * @returns The listed directories, resolved.
  */
-export function isTrustedWorkspace(
-  root: string,
-  listed: string | undefined,
-): boolean {
-  if (!listed) return false;
-  const wanted = resolve(root);
-  return listed.split(delimiter).some((entry) =>
-    entry.trim() !== "" && resolve(entry.trim()) === wanted
-  );
+export function trustedWorkspaces(listed: string | undefined): string[] {
+  if (!listed) return [];
+  return listed.split(delimiter).map((entry) => entry.trim()).filter((
+    entry,
+  ) => entry !== "" && isAbsolute(entry)).map((entry) => resolve(entry));
 }
 
 /** A layer that arrived with a repository sets where a key goes. */

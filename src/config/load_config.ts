@@ -22,9 +22,9 @@ import {
 } from "./config_file.ts";
 import { type ConfigTable, ConfigTree, getPath } from "./config_tree.ts";
 import {
-  isTrustedWorkspace,
   recordProvenance,
   TRUSTED_WORKSPACES_ENV,
+  trustedWorkspaces,
 } from "./config_trust.ts";
 import { envOperations } from "./env_layer.ts";
 import { keysJpRejects } from "./jp_known_keys.ts";
@@ -139,28 +139,30 @@ export async function loadConfig(
   const tree = new ConfigTree();
   // What the user's own layers alone set (see config_trust.ts).
   const trusted = new ConfigTree();
+  const trustedDirs = trustedWorkspaces(options.env(TRUSTED_WORKSPACES_ENV));
   const trustsWorkspace = options.workspace !== undefined &&
-    isTrustedWorkspace(
-      options.workspace.root,
-      options.env(TRUSTED_WORKSPACES_ENV),
-    );
-  const isUntrusted = (label: string) =>
-    !trustsWorkspace && UNTRUSTED_LAYERS.some((kind) => label.startsWith(kind));
+    trustedDirs.includes(resolve(options.workspace.root));
+  // Layers that arrived with a repository, by origin label (see trustOf).
+  const untrusted = new Set<string>();
+  const isUntrusted = (label: string) => untrusted.has(label);
   const layers: string[] = [];
-  const mergeLayer = (values: ConfigTable, label: string) => {
+  const mergeLayer = (values: ConfigTable, label: string, trust: boolean) => {
     tree.merge(values, label);
-    if (!isUntrusted(label)) trusted.merge(values, label);
+    if (trust) trusted.merge(values, label);
+    else untrusted.add(label);
     layers.push(label);
   };
   const warnings: string[] = [];
+  // A file and the files it `extends` share its trust.
   const mergeFiles = async (
     path: string | undefined,
     label: string,
+    trust: boolean,
     readByJp = true,
   ) => {
     if (path === undefined) return;
     for (const layer of await readConfigFile(path)) {
-      mergeLayer(layer.values, `${label} (${layer.path})`);
+      mergeLayer(layer.values, `${label} (${layer.path})`, trust);
       if (readByJp) warnings.push(...rejectedKeyWarnings(layer));
     }
   };
@@ -174,6 +176,7 @@ export async function loadConfig(
     await mergeFiles(
       await findConfigFile(join(globalDir, "config")),
       "user-global",
+      true,
     );
   }
   const jptDir = jptConfigDir(options.env);
@@ -181,6 +184,7 @@ export async function loadConfig(
     await mergeFiles(
       await findConfigFile(join(jptDir, "config")),
       "jpt user",
+      true,
       false,
     );
   }
@@ -190,19 +194,28 @@ export async function loadConfig(
     await mergeFiles(
       await findConfigFile(join(workspace.storageDir, "config")),
       "workspace",
+      trustsWorkspace,
     );
     await mergeFiles(
       await findConfigFile(join(workspace.storageDir, JPT_WORKSPACE_FILE)),
       "workspace jpt",
+      trustsWorkspace,
       false,
     );
+    // A `.jp.toml` outside `.jp/` is trusted only when its own directory is
+    // listed: trusting a workspace trusts its `.jp/`, not every folder.
     for (const dir of dirsFromRootTo(workspace.root, resolve(options.cwd))) {
-      await mergeFiles(await findConfigFile(join(dir, ".jp")), "directory");
+      await mergeFiles(
+        await findConfigFile(join(dir, ".jp")),
+        "directory",
+        trustedDirs.includes(resolve(dir)),
+      );
     }
     if (workspace.userDir !== undefined) {
       await mergeFiles(
         await findConfigFile(join(workspace.userDir, "config")),
         "user-local",
+        true,
       );
     }
   }
@@ -229,9 +242,12 @@ export async function loadConfig(
 
   if (options.conversation !== undefined) {
     const { id, dir } = options.conversation;
+    // A conversation's stored config is never trusted: it is committed
+    // with the repository, whoever wrote it.
     mergeLayer(
       conversationLayer(options.conversation),
       `conversation jp-c${id}${dir === undefined ? "" : ` (${dir})`}`,
+      false,
     );
   }
 
@@ -239,15 +255,19 @@ export async function loadConfig(
     const operation = parseCfgArg(arg);
     const label = `--cfg ${arg}`;
     if (operation.kind === "file") {
-      const path = operation.named
-        ? await findNamedConfig(
-          operation.path,
-          tree.values,
-          workspace?.root ?? options.cwd,
-          options.cwd,
-        )
-        : resolve(options.cwd, operation.path);
-      await mergeFiles(path, "--cfg");
+      // A path the user typed is theirs; a named config is as trusted as
+      // the place it was found in (namedConfig).
+      const found = operation.named
+        ? await findNamedConfig(operation.path, {
+          trusted: trusted.values,
+          all: tree.values,
+          base: workspace?.root ?? options.cwd,
+          cwd: options.cwd,
+          userDirs: [globalDir, jptDir].filter((dir) => dir !== undefined),
+          trustsWorkspace,
+        })
+        : { path: resolve(options.cwd, operation.path), trust: true };
+      await mergeFiles(found.path, "--cfg", found.trust);
     } else {
       apply(tree, operation, label);
       apply(trusted, operation, label);
@@ -309,14 +329,6 @@ function nestedAt(
 export function jptConfigDir(env: EnvReader): string | undefined {
   return appConfigDir(env, "jpt", "JPT_CONFIG_DIR", ["jpt"]);
 }
-
-/** Origin labels of the layers that arrive with a repository. */
-const UNTRUSTED_LAYERS = [
-  "workspace (",
-  "workspace jpt (",
-  "directory (",
-  "conversation ",
-];
 
 /**
  * The conversation layer: the base config (from `base_config.json`, or the
@@ -392,22 +404,46 @@ function dirsFromRootTo(root: string, cwd: string): string[] {
   return dirs;
 }
 
+/**
+ * Finds a named config (`--cfg NAME`), as jp does: in each directory of
+ * `config_load_paths`, then `NAME` in the working directory; jpt also looks
+ * in the user's config directories. The file is trusted only when the place
+ * it was found in is the user's: a load path their own layers set, or their
+ * config directories. A load path a repository's config set, or the working
+ * directory (inside a repository), still finds the file, but as an
+ * untrusted layer: it may choose models, never where a key is sent.
+ */
 async function findNamedConfig(
   name: string,
-  values: ConfigTable,
-  base: string,
-  cwd: string,
-): Promise<string> {
-  const loadPaths = getPath(values, ["config_load_paths"]);
-  const dirs = Array.isArray(loadPaths)
-    ? loadPaths.filter((dir): dir is string => typeof dir === "string")
-    : [];
-  for (const dir of dirs) {
-    const found = await findConfigFile(join(resolve(base, dir), name));
-    if (found !== undefined) return found;
+  where: {
+    trusted: ConfigTable;
+    all: ConfigTable;
+    base: string;
+    cwd: string;
+    userDirs: string[];
+    trustsWorkspace: boolean;
+  },
+): Promise<{ path: string; trust: boolean }> {
+  const loadPaths = (values: ConfigTable) => {
+    const paths = getPath(values, ["config_load_paths"]);
+    return Array.isArray(paths)
+      ? paths.filter((dir): dir is string => typeof dir === "string")
+      : [];
+  };
+  const ownPaths = loadPaths(where.trusted);
+  const candidates: Array<{ dir: string; trust: boolean }> = [
+    ...ownPaths.map((dir) => ({ dir: resolve(where.base, dir), trust: true })),
+    ...where.userDirs.map((dir) => ({ dir, trust: true })),
+    ...loadPaths(where.all).filter((dir) => !ownPaths.includes(dir)).map((
+      dir,
+    ) => ({ dir: resolve(where.base, dir), trust: where.trustsWorkspace })),
+    { dir: where.cwd, trust: where.trustsWorkspace },
+  ];
+  for (const { dir, trust } of candidates) {
+    const found = await findConfigFile(join(dir, name));
+    if (found !== undefined) return { path: found, trust };
   }
-  const local = await findConfigFile(resolve(cwd, name));
-  if (local !== undefined) return local;
+  const dirs = loadPaths(where.all);
   throw new ConfigFileError(
     name,
     dirs.length === 0
