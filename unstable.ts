@@ -83,10 +83,11 @@ export {
 } from "./src/workspace/conversation_ref.ts";
 export { ConversationLock, LockHeldError } from "./src/workspace/lock.ts";
 export {
+  type ConversationIdentity,
+  type LabelEntry,
+  LabelRecord,
+  type LabelSource,
   LabelStore,
-  type RecordedLabel,
-  type StoredLabel,
-  type TurnAddress,
 } from "./src/labels/label_store.ts";
 export { turnContentKey } from "./src/summary/turn_content_key.ts";
 export {

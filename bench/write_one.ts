@@ -33,11 +33,12 @@ if (mode === "baseline") {
   const stream = ConversationStream.parse(
     await Deno.readFile(join(dir!, "events.json")),
   );
-  await restoreLabels(stream, store, {
-    workspaceId: undefined,
-    conversationId: "1",
-    recordFileLabels: true,
-  });
+  await restoreLabels(
+    stream,
+    { store, workspace: undefined, promptVersion: PROMPT_VERSION },
+    { id: "1", copies: [{ root: undefined, dir: dir! }] },
+    { recordFileLabels: true },
+  );
 } else {
   const result = await catchUpConversation({
     workspace: undefined,
@@ -53,11 +54,7 @@ if (mode === "baseline") {
             Promise.resolve(new Map(batch.map((t) => [t.id, "Bench label"]))),
         },
       }),
-    labels: {
-      store,
-      workspaceId: undefined,
-      promptVersion: PROMPT_VERSION,
-    },
+    labels: { store, workspace: undefined, promptVersion: PROMPT_VERSION },
   });
   if (result.summarized.length !== 1) {
     throw new Error(`expected one summary, got ${JSON.stringify(result)}`);

@@ -213,7 +213,7 @@ async function backfillOne(
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       resolveModel: () => services.summaryModelOf(resolved),
-      labels: services.labels(workspace?.id),
+      labels: services.labels(workspace),
       ...(options.log ? { log: options.log } : {}),
       onProgress: (summarized, candidates) =>
         options.onProgress?.(outcome.id, summarized, candidates),

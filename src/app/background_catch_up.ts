@@ -48,11 +48,12 @@ export async function backgroundCatchUp(
 ): Promise<{ task: TurnSummaryTask | undefined; restored: number }> {
   const { services, workspace, conversation, config } = options;
   const { batchSize } = turnSummarySettings(config);
-  const labels = services.labels(workspace.id, options.log);
-  const { restored } = await restoreLabels(conversation.stream, labels.store, {
-    workspaceId: workspace.id,
-    conversationId: conversation.ref.id,
-  });
+  const labels = services.labels(workspace, options.log);
+  const { restored } = await restoreLabels(
+    conversation.stream,
+    labels,
+    conversation.ref,
+  );
   const candidates = candidateIndices(conversation.stream);
   if (candidates.length === 0) {
     return { task: undefined, restored: restored.length };

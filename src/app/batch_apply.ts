@@ -83,7 +83,7 @@ async function applyCollected(
   collected: Collected,
   outcomes: Map<string, BackfillOutcome>,
 ): Promise<void> {
-  const labels = services.labels(workspace.id);
+  const labels = services.labels(workspace);
   const conversations = new Set([
     ...collected.answers.keys(),
     ...collected.skipped.keys(),

@@ -105,7 +105,7 @@ async function prepareConversation(
     return;
   }
   const { conversation, restored } = await openForCatchUp(workspace, ref, {
-    labels: services.labels(workspace.id),
+    labels: services.labels(workspace),
   });
   outcome.restored.push(...restored);
   outcome.path = conversation.source.dir;

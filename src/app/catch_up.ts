@@ -251,12 +251,9 @@ export async function openForCatchUp(
     if (options.labels === undefined) return { conversation, restored: [] };
     const { restored } = await restoreLabels(
       conversation.stream,
-      options.labels.store,
-      {
-        workspaceId: options.labels.workspaceId,
-        conversationId: ref.id,
-        recordFileLabels: true,
-      },
+      options.labels,
+      ref,
+      { recordFileLabels: true },
     );
     return { conversation, restored };
   });

@@ -51,7 +51,7 @@ export async function editInteractively(
   options: InteractiveEditOptions,
 ): Promise<EditOutcome> {
   const { scratch, io } = options;
-  const labels = services.labels(options.workspace?.id, io.log);
+  const labels = services.labels(options.workspace, io.log);
   await summarizeLastTurn(services, conversation, {
     workspace: options.workspace,
     timeoutMs: options.timeoutMs,
@@ -106,13 +106,15 @@ export async function editInteractively(
       !rewordedIds.has(turn.id)
     ) continue;
     userLabels.push({
-      contentKey: await turnContentKey(turn),
+      contentKey: turnContentKey(turn),
+      index: turn.index,
       summary: turn.summary,
-      model: "user",
+      source: "user" as const,
       eventId: turn.id,
+      written: true,
     });
   }
-  await recordLabels(labels, conversation.ref.id, userLabels);
+  await recordLabels(labels, conversation.ref, userLabels);
   const describe = (label: string, turns: number[]) =>
     turns.length === 0
       ? []

@@ -9,8 +9,9 @@
 import type { Turn } from "../conversation/turn.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
 import { loadConversation } from "../workspace/conversation_io.ts";
-import { LabelStore } from "../labels/label_store.ts";
-import { labelLookup } from "../labels/restore_labels.ts";
+import { identityOf } from "../labels/label_recorder.ts";
+import { restorableLabels } from "../labels/restore_labels.ts";
+import { Services } from "./services.ts";
 import { type Session, targetConversation } from "./session.ts";
 
 /** One turn of the list (also the shape of `jpt turns --json`). */
@@ -49,36 +50,23 @@ export async function listTurns(
     options.conversation,
   );
   const { stream } = await loadConversation(ref);
-  const store = LabelStore.open(session.env, session.warn);
-  const lookup = labelLookup(
-    store,
-    await store.recordedLabels({
-      workspaceId: workspace?.id,
-      conversationId: ref.id,
-    }),
-  );
+  const labels = new Services(session).labels(workspace);
+  const record = await labels.store.read(await identityOf(labels, ref));
+  const restorable = restorableLabels(record);
   const rows: TurnRow[] = [];
   for (const turn of stream.turns()) {
     const row = turnRow(turn);
-    // A label jp's save dropped, still in the label store.
-    if (row.summary === null && turn.isComplete()) {
-      const label = await lookup(await turnContentKey(turn));
-      if (label !== undefined) {
-        row.summary = label;
-        row.restored = true;
-      }
+    // A label jp's save dropped, still in the conversation's record.
+    const entry = restorable(turn);
+    if (entry !== undefined) {
+      row.summary = entry.summary;
+      row.restored = true;
     }
     if (options.stale) {
       const bound = turn.id === undefined || turn.summary === undefined
         ? undefined
-        : await store.boundKey({
-          workspaceId: workspace?.id,
-          conversationId: ref.id,
-          eventId: turn.id,
-        });
-      row.stale = bound === undefined
-        ? null
-        : bound !== await turnContentKey(turn);
+        : record.byEventId(turn.id)?.key;
+      row.stale = bound === undefined ? null : bound !== turnContentKey(turn);
     }
     rows.push(row);
   }

@@ -157,17 +157,20 @@ export class Services {
   /**
    * The recorder of a workspace's labels.
    *
-   * @param workspaceId The workspace's id, if any.
-   * @param warn Where unreadable records are reported (default: the run's).
+   * @param workspace The workspace, if any (its location and id name its
+   *   conversations' records).
+   * @param warn Where records that do not verify are reported (default: the run's).
    * @returns The recorder.
    */
   labels(
-    workspaceId: string | undefined,
+    workspace: Workspace | undefined,
     warn?: (line: string) => void,
   ): LabelRecorder {
     return openLabelRecorder(
       this.session.env,
-      workspaceId,
+      workspace === undefined
+        ? undefined
+        : { root: workspace.root, id: workspace.id },
       PROMPT_VERSION,
       warn ?? this.#warn,
     );

@@ -72,11 +72,14 @@ export async function summarizeLastTurn(
     conversation.stream = copy;
     await saveConversation(conversation);
     if (options.labels !== undefined) {
-      await recordLabels(options.labels, conversation.ref.id, [{
+      await recordLabels(options.labels, conversation.ref, [{
         contentKey: turn.contentKey,
+        index: last.index,
         summary: copy.turns()[last.index]!.summary!,
+        source: "model",
         model: summarizer.modelId,
         eventId: id,
+        written: true,
       }]);
     }
     return true;

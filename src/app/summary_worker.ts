@@ -69,7 +69,7 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
   const services = new Services(session, log);
   const workspace = await services.workspace();
   const ref = await resolveTarget(workspace, options.conversation);
-  const labels = services.labels(workspace.id, log);
+  const labels = services.labels(workspace, log);
   for (let attempt = 0;; attempt++) {
     const loaded = await loadConversation(ref);
     const config = (await services.config(workspace, loaded)).values;

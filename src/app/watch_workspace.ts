@@ -108,7 +108,7 @@ class Watcher {
     this.#workspace = workspace;
     this.#options = options;
     this.#services = new Services(session, options.log);
-    this.#labels = this.#services.labels(workspace.id);
+    this.#labels = this.#services.labels(workspace);
   }
 
   /** Follows file events until the signal aborts. */

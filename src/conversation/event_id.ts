@@ -5,7 +5,8 @@
  * @module
  */
 
-const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+/** The characters of a generated event id. */
+export const EVENT_ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 /** Length of a generated event id. */
 export const EVENT_ID_LENGTH = 7;
 
@@ -43,7 +44,7 @@ export function generateEventId(taken: Set<string>): string {
       for (const byte of crypto.getRandomValues(new Uint8Array(16))) {
         // 252 = 7 * 36: rejecting bytes above it keeps every character equally likely.
         if (byte < 252 && id.length < EVENT_ID_LENGTH) {
-          id += ALPHABET[byte % 36];
+          id += EVENT_ID_ALPHABET[byte % 36];
         }
       }
     }

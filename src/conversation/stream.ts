@@ -318,13 +318,19 @@ export class ConversationStream {
    * with that request's timestamp), as jp's sanitize does. Nothing else moves.
    *
    * @param turnIndex The turn's index.
+   * @param preferred The id to give it when it has none (the id it had
+   *   before released jp dropped it), unless another entry has it.
    * @returns The turn's id, or `undefined` when there is no such turn.
    */
-  ensureTurnId(turnIndex: number): string | undefined {
+  ensureTurnId(turnIndex: number, preferred?: string): string | undefined {
     const turn = this.turns()[turnIndex];
     if (turn === undefined) return undefined;
     if (turn.id !== undefined) return turn.id;
-    const id = generateEventId(this.#issuedIds);
+    const id = preferred !== undefined && preferred !== "" &&
+        !this.#issuedIds.has(preferred)
+      ? preferred
+      : generateEventId(this.#issuedIds);
+    this.#issuedIds.add(id);
     const start = turn.start;
     if (start !== undefined) {
       const tree = start.tree();

@@ -1,20 +1,27 @@
 /**
  * Recording labels: every label jpt writes (a model's answer, or a label
- * the user wrote through `jpt edit`) goes into the label store with where it
- * came from, and is bound to the turn's event id when the turn has one.
+ * the user wrote through `jpt edit`) goes into the conversation's record in
+ * the label store, with where it came from, its turn's content key,
+ * position and `event_id`. An answer jp's lock kept out of the file is
+ * recorded as not written yet; the next catch-up puts it in.
  *
  * @module
  */
 
+import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
-import { LabelStore } from "./label_store.ts";
+import {
+  type ConversationIdentity,
+  type LabelSource,
+  LabelStore,
+} from "./label_store.ts";
 
 /** Where written labels are kept besides the file. */
 export interface LabelRecorder {
   /** The store. */
   store: LabelStore;
-  /** The workspace's id, if any. */
-  workspaceId: string | undefined;
+  /** The workspace (its root and id), when the conversation is in one. */
+  workspace: { root: string; id: string | undefined } | undefined;
   /** The prompt version the summaries were asked with. */
   promptVersion: number;
 }
@@ -23,58 +30,86 @@ export interface LabelRecorder {
 export interface LabelToRecord {
   /** The turn's content key. */
   contentKey: string;
+  /** The turn's index. */
+  index: number;
   /** The label. */
   summary: string;
-  /** `provider/name` of the model that wrote it, or `user`. */
-  model: string;
-  /** The turn's event id, when it was written into the file. */
+  /** Who wrote it. */
+  source: LabelSource;
+  /** `provider/name` of the model, for model labels. */
+  model?: string | undefined;
+  /** The turn's event id, when it has one. */
   eventId?: string | undefined;
+  /** Whether the label is in the file now. */
+  written: boolean;
 }
 
 /**
  * Opens the recorder of a workspace's labels.
  *
  * @param env Environment access (where jpt's data directory is).
- * @param workspaceId The workspace's id, if any.
+ * @param workspace The workspace's root and id, if any.
  * @param promptVersion The prompt version summaries are asked with.
- * @param warn Told about unreadable records.
+ * @param warn Told about records that do not verify.
  * @returns The recorder.
  */
 export function openLabelRecorder(
   env: EnvReader,
-  workspaceId: string | undefined,
+  workspace: { root: string; id: string | undefined } | undefined,
   promptVersion: number,
   warn: (line: string) => void,
 ): LabelRecorder {
-  return { store: LabelStore.open(env, warn), workspaceId, promptVersion };
+  return { store: LabelStore.open(env, warn), workspace, promptVersion };
 }
 
 /**
- * Records labels in the store, and binds those written into a file to their
- * turn's event id.
+ * The identity of a conversation's record: the workspace's real location
+ * (or, without a workspace, the conversation directory's), its id and the
+ * conversation id. Another checkout or a fork has another location, so
+ * another record.
  *
  * @param recorder The recorder.
- * @param conversationId The conversation the labels belong to.
+ * @param ref The conversation.
+ * @returns The identity.
+ */
+export async function identityOf(
+  recorder: LabelRecorder,
+  ref: ConversationRef,
+): Promise<ConversationIdentity> {
+  const place = recorder.workspace?.root ?? ref.copies[0]?.dir ?? ".";
+  return {
+    root: await Deno.realPath(place).catch(() => place),
+    workspaceId: recorder.workspace?.id,
+    conversationId: ref.id,
+  };
+}
+
+/**
+ * Records labels in the conversation's record.
+ *
+ * @param recorder The recorder.
+ * @param ref The conversation the labels belong to.
  * @param labels The labels.
  */
 export async function recordLabels(
   recorder: LabelRecorder,
-  conversationId: string,
+  ref: ConversationRef,
   labels: readonly LabelToRecord[],
 ): Promise<void> {
+  if (labels.length === 0) return;
   const time = new Date().toISOString();
-  await Promise.all(labels.map(async (label) => {
-    await recorder.store.put(label.contentKey, {
-      summary: label.summary,
-      model: label.model,
-      prompt_version: label.model === "user" ? null : recorder.promptVersion,
-      time,
-    });
-    if (label.eventId === undefined) return;
-    await recorder.store.bind({
-      workspaceId: recorder.workspaceId,
-      conversationId,
-      eventId: label.eventId,
-    }, label.contentKey);
-  }));
+  await recorder.store.update(await identityOf(recorder, ref), (record) => {
+    for (const label of labels) {
+      record.upsert({
+        key: label.contentKey,
+        index: label.index,
+        event_id: label.eventId ?? null,
+        summary: label.summary,
+        source: label.source,
+        ...(label.model === undefined ? {} : { model: label.model }),
+        written: label.written,
+        time,
+      });
+    }
+  });
 }

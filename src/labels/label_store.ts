@@ -1,74 +1,182 @@
 /**
- * The label store: every turn summary jpt writes or reads is also kept here,
- * outside jp's files, keyed by the turn's content (a hash that leaves out
- * `event_id` and `summary`, which released jp drops when it saves). A
- * conversation whose labels jp dropped gets them back without asking a model.
+ * The label store: the labels of each conversation, kept outside jp's files
+ * so that a label released jp's save dropped comes back without asking a
+ * model, with the turn's own `event_id`.
  *
- * Layout, under `$JPT_DATA_DIR` (else the platform's user data directory,
+ * Trust: a record belongs to one conversation **in one checkout**: its name
+ * is a hash of the workspace's real location, its id (`.jp/.id`) and the
+ * conversation id, and it repeats all three inside, with a checksum over the
+ * whole record. Labels are restored into a conversation only from its own
+ * record: what this user's jpt wrote into it (model answers, labels the user
+ * wrote through `jpt edit`) and the labels it found in that same file. A
+ * label found in another conversation, a fork or another checkout never
+ * reaches this one, and a record that does not verify is ignored (with a
+ * warning), never trusted.
+ *
+ * Layout, under jpt's data directory (`$JPT_DATA_DIR`, else
  * `$XDG_DATA_HOME/jpt` or `~/.local/share/jpt` on Linux):
+ * `labels-v2/<sha-256 of [root, workspace id, conversation id]>.json`:
  *
- * - `labels/<2 hex>/<key>.json`: `{summary, model, prompt_version, time}`;
- * - `turns/<2 hex>/<hash of workspace, conversation, event id>.json`:
- *   `{key}`, the content a turn had when jpt wrote its label (for
- *   `jpt turns --stale`);
- * - `recorded/<hash of workspace, conversation>.json`: `{labels: {<event
- *   id>: {key, summary}}}`, the labels found in a conversation's file, all in
- *   one record: a catch-up records only those that changed since, and a
- *   label jp's save dropped is found there by its content key.
+ * ```json
+ * {"version": 2, "root": "/real/path", "workspace_id": "abcde",
+ *  "conversation": "17800000000",
+ *  "turns": [{"key": "<content key>", "index": 0, "event_id": "a1",
+ *             "summary": "Fix the parser", "source": "model",
+ *             "model": "openai/gpt-5-mini", "written": true,
+ *             "time": "2026-01-01T00:00:00.000Z"}],
+ *  "checksum": "<sha-256 of the record without it>"}
+ * ```
  *
- * Each record is its own file, written atomically (temporary file renamed
- * over it), so several processes can write at once; the last writer of a
- * key wins and every reader sees a whole record. A record that does not
- * parse is ignored with a warning. `prune` keeps the store bounded.
+ * `source` is `model` (a model's answer), `user` (written through `jpt
+ * edit`) or `file` (found in the file, not written by jpt: a person's word
+ * too). `written` tells whether the label was in the file (a turn that keeps
+ * its `event_id` but lost its label was cleared on purpose); an answer kept
+ * while jp held the lock is not written yet. One record per conversation:
+ * its size grows with the labels it holds, not with the saves it has seen.
+ * Records are written atomically under a lock of their own, so several
+ * processes can update one; `prune` keeps the number of records bounded and
+ * costs nothing in a run that created none.
  *
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
+import { ConversationLock, LockHeldError } from "../workspace/lock.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 
-/** One stored label. */
-export interface StoredLabel {
-  /** The summary. */
+/** Where a label came from. */
+export type LabelSource = "model" | "user" | "file";
+
+/** One label of a conversation's turn. */
+export interface LabelEntry {
+  /** The turn's content key (without ids and labels). */
+  key: string;
+  /** The turn's index when the label was recorded. */
+  index: number;
+  /** The turn's `event_id`, when it had one. */
+  event_id: string | null;
+  /** The label. */
   summary: string;
-  /** `provider/name` of the model that wrote it (`file` when read from a file). */
-  model: string;
-  /** The prompt version it was written with (`null` when unknown). */
-  prompt_version: number | null;
-  /** When it was stored (RFC 3339). */
+  /** Who wrote it. */
+  source: LabelSource;
+  /** `provider/name` of the model, for `model` labels. */
+  model?: string;
+  /** Whether the label is (or was) in the file. */
+  written: boolean;
+  /** When it was recorded (RFC 3339). */
   time: string;
 }
 
-/** Where a turn is: for binding a label to the turn it was written for. */
-export interface TurnAddress {
+/** Which conversation in which checkout a record belongs to. */
+export interface ConversationIdentity {
+  /** The workspace's real root (or, without one, the conversation directory's real path). */
+  root: string;
   /** The workspace id (`.jp/.id`), if any. */
   workspaceId: string | undefined;
   /** The conversation id. */
   conversationId: string;
-  /** The turn's `event_id`. */
-  eventId: string;
 }
 
-/** A label recorded from a conversation's file. */
-export interface RecordedLabel {
-  /** The turn's content key when the label was recorded. */
-  key: string;
-  /** The summary. */
-  summary: string;
-}
-
-/** The default bound on the records of each kind. */
+/** The default bound on the number of records. */
 export const DEFAULT_MAX_RECORDS = 100_000;
 
 const KEY = /^[0-9a-f]{64}$/;
-const encoder = new TextEncoder();
+const VERSION = 2;
+const DIR = "labels-v2";
+/** How long an update waits for another process updating the same record. */
+const UPDATE_WAIT_MS = 5_000;
+
+/** The labels of one conversation (in one checkout), as its record holds them. */
+export class LabelRecord {
+  /** The entries, at most one per event id and one per (content, index) without an id. */
+  readonly entries: LabelEntry[];
+
+  /**
+   * Wraps entries.
+   *
+   * @param entries The entries.
+   */
+  constructor(entries: LabelEntry[] = []) {
+    this.entries = entries;
+  }
+
+  /**
+   * The entry of a turn that has an event id.
+   *
+   * @param eventId The id.
+   * @returns The entry, if any.
+   */
+  byEventId(eventId: string): LabelEntry | undefined {
+    return this.entries.find((entry) => entry.event_id === eventId);
+  }
+
+  /**
+   * The entry for a turn known only by its content and position (released
+   * jp dropped its id): among the entries with that content not yet taken,
+   * the one recorded nearest its position, the newest on a tie. Twin turns
+   * (identical content) keep their own labels.
+   *
+   * @param key The turn's content key.
+   * @param index The turn's index now.
+   * @param taken Entries already given to other turns.
+   * @returns The entry, if any.
+   */
+  forContent(
+    key: string,
+    index: number,
+    taken: ReadonlySet<LabelEntry>,
+  ): LabelEntry | undefined {
+    let best: LabelEntry | undefined;
+    for (const entry of this.entries) {
+      if (entry.key !== key || taken.has(entry)) continue;
+      if (
+        best === undefined ||
+        Math.abs(entry.index - index) < Math.abs(best.index - index) ||
+        (Math.abs(entry.index - index) === Math.abs(best.index - index) &&
+          entry.time > best.time)
+      ) best = entry;
+    }
+    return best;
+  }
+
+  /**
+   * Adds or replaces the entry of a turn (by event id, else by content and
+   * index).
+   *
+   * @param entry The entry.
+   */
+  upsert(entry: LabelEntry): void {
+    const at = this.entries.findIndex((other) =>
+      entry.event_id !== null
+        ? other.event_id === entry.event_id ||
+          (other.event_id === null && other.key === entry.key &&
+            other.index === entry.index)
+        : other.event_id === null && other.key === entry.key &&
+          other.index === entry.index
+    );
+    if (at >= 0) this.entries[at] = entry;
+    else this.entries.push(entry);
+  }
+
+  /**
+   * Forgets the label of a turn (it was cleared on purpose).
+   *
+   * @param entry The entry.
+   */
+  remove(entry: LabelEntry): void {
+    const at = this.entries.indexOf(entry);
+    if (at >= 0) this.entries.splice(at, 1);
+  }
+}
 
 /** The label store; see the module doc. A store without a directory keeps nothing. */
 export class LabelStore {
   readonly #dir: string | undefined;
   readonly #warn: (line: string) => void;
+  #created = 0;
 
   private constructor(dir: string | undefined, warn: (line: string) => void) {
     this.#dir = dir;
@@ -79,21 +187,22 @@ export class LabelStore {
    * Opens the user's store.
    *
    * @param env Environment access (`JPT_DATA_DIR`, `XDG_DATA_HOME`, `HOME`).
-   * @param warn Where warnings about corrupt records go.
+   * @param warn Where warnings about records that do not verify go.
    * @returns The store.
    */
   static open(
     env: EnvReader,
     warn: (line: string) => void = () => {},
   ): LabelStore {
-    return new LabelStore(jptDataDir(env), warn);
+    const dir = jptDataDir(env);
+    return new LabelStore(dir === undefined ? undefined : join(dir, DIR), warn);
   }
 
   /**
    * Opens a store in a given directory.
    *
    * @param dir The directory.
-   * @param warn Where warnings about corrupt records go.
+   * @param warn Where warnings go.
    * @returns The store.
    */
   static at(dir: string, warn: (line: string) => void = () => {}): LabelStore {
@@ -101,198 +210,60 @@ export class LabelStore {
   }
 
   /**
-   * The label stored for a content key.
+   * Reads a conversation's record (one file read).
    *
-   * @param key A turn content key (64 hex digits).
-   * @returns The label, or `undefined` when none is stored (or it is corrupt).
+   * @param conversation The conversation in its checkout.
+   * @returns Its labels (none when it has no record, or one that does not verify).
    */
-  async get(key: string): Promise<StoredLabel | undefined> {
-    const value = await this.#read(this.#labelPath(key));
-    if (value === undefined) return undefined;
-    if (
-      typeof value.summary !== "string" || value.summary === "" ||
-      typeof value.model !== "string" || typeof value.time !== "string"
-    ) {
-      this.#warn(`label store: ignoring a malformed record for ${key}`);
-      return undefined;
-    }
-    return {
-      summary: value.summary,
-      model: value.model,
-      prompt_version: typeof value.prompt_version === "number"
-        ? value.prompt_version
-        : null,
-      time: value.time,
-    };
-  }
-
-  /**
-   * Stores a label for a content key (replacing any earlier one).
-   *
-   * @param key A turn content key.
-   * @param label The label.
-   */
-  async put(key: string, label: StoredLabel): Promise<void> {
-    await this.#write(this.#labelPath(key), label);
-  }
-
-  /**
-   * Records that a turn's label was written for this content.
-   *
-   * @param turn The turn.
-   * @param key Its content key at the time.
-   */
-  async bind(turn: TurnAddress, key: string): Promise<void> {
-    await this.#write(await this.#turnPath(turn), { key });
-  }
-
-  /**
-   * The content key a turn had when jpt last wrote its label.
-   *
-   * @param turn The turn.
-   * @returns The key, or `undefined` when jpt never wrote one.
-   */
-  async boundKey(turn: TurnAddress): Promise<string | undefined> {
-    const value = await this.#read(await this.#turnPath(turn));
-    return typeof value?.key === "string" && KEY.test(value.key)
-      ? value.key
-      : undefined;
-  }
-
-  /**
-   * The labels of a conversation's file recorded in the store, by event id:
-   * the turn's content key and its summary. A catch-up records only what
-   * changed since, and a label jp's save dropped is found here by its
-   * content key (the event id is dropped too).
-   *
-   * @param conversation The conversation (its workspace and id).
-   * @returns Content key and summary by event id (empty when none).
-   */
-  async recordedLabels(
-    conversation: Omit<TurnAddress, "eventId">,
-  ): Promise<Map<string, RecordedLabel>> {
-    const value = await this.#read(await this.#recordedPath(conversation));
-    const labels = value?.labels;
-    const map = new Map<string, RecordedLabel>();
-    if (typeof labels !== "object" || labels === null) return map;
-    for (const [id, entry] of Object.entries(labels)) {
-      const { key, summary } = (entry ?? {}) as Record<string, unknown>;
-      if (
-        typeof key === "string" && KEY.test(key) && typeof summary === "string"
-      ) {
-        map.set(id, { key, summary });
-      }
-    }
-    return map;
-  }
-
-  /**
-   * Replaces the record of a conversation's file labels.
-   *
-   * @param conversation The conversation (its workspace and id).
-   * @param labels Content key and summary by event id.
-   */
-  async setRecordedLabels(
-    conversation: Omit<TurnAddress, "eventId">,
-    labels: ReadonlyMap<string, RecordedLabel>,
-  ): Promise<void> {
-    await this.#write(await this.#recordedPath(conversation), {
-      labels: Object.fromEntries(labels),
-    });
-  }
-
-  /**
-   * Keeps each kind of record to a bound: the oldest beyond it are removed.
-   *
-   * @param maxRecords The most records of each kind (default 100,000).
-   * @returns How many records were removed.
-   */
-  async prune(maxRecords: number = DEFAULT_MAX_RECORDS): Promise<number> {
-    if (this.#dir === undefined) return 0;
-    let removed = 0;
-    for (const kind of ["labels", "turns", "recorded"]) {
-      const files: Array<{ path: string; time: number }> = [];
-      for (const shard of await listDir(join(this.#dir, kind))) {
-        for (const name of await listDir(join(this.#dir, kind, shard))) {
-          const path = join(this.#dir, kind, shard, name);
-          const info = await Deno.stat(path).catch(() => undefined);
-          if (info?.isFile) {
-            files.push({ path, time: info.mtime?.getTime() ?? 0 });
-          }
-        }
-      }
-      if (files.length <= maxRecords) continue;
-      files.sort((a, b) => a.time - b.time);
-      for (const file of files.slice(0, files.length - maxRecords)) {
-        await Deno.remove(file.path).then(() => removed++, () => {});
-      }
-    }
-    return removed;
-  }
-
-  #labelPath(key: string): string | undefined {
-    if (this.#dir === undefined || !KEY.test(key)) return undefined;
-    return join(this.#dir, "labels", key.slice(0, 2), `${key}.json`);
-  }
-
-  async #turnPath(turn: TurnAddress): Promise<string | undefined> {
-    return await this.#hashedPath("turns", [
-      turn.workspaceId ?? "",
-      turn.conversationId,
-      turn.eventId,
-    ]);
-  }
-
-  async #recordedPath(
-    conversation: Omit<TurnAddress, "eventId">,
-  ): Promise<string | undefined> {
-    return await this.#hashedPath("recorded", [
-      conversation.workspaceId ?? "",
-      conversation.conversationId,
-    ]);
-  }
-
-  async #hashedPath(
-    kind: string,
-    parts: string[],
-  ): Promise<string | undefined> {
-    if (this.#dir === undefined) return undefined;
-    const digest = new Uint8Array(
-      await crypto.subtle.digest(
-        "SHA-256",
-        encoder.encode(JSON.stringify(parts)),
-      ),
-    );
-    const hash = Array.from(digest, (b) => b.toString(16).padStart(2, "0"))
-      .join("");
-    return join(this.#dir, kind, hash.slice(0, 2), `${hash}.json`);
-  }
-
-  async #read(
-    path: string | undefined,
-  ): Promise<Record<string, unknown> | undefined> {
-    if (path === undefined) return undefined;
+  async read(conversation: ConversationIdentity): Promise<LabelRecord> {
+    const path = this.#path(conversation);
+    if (path === undefined) return new LabelRecord();
     let text: string;
     try {
       text = await Deno.readTextFile(path);
     } catch {
-      return undefined;
+      return new LabelRecord();
     }
-    try {
-      const value = JSON.parse(text);
-      if (typeof value === "object" && value !== null) return value;
-    } catch {
-      // reported below
+    const entries = verifiedEntries(text, conversation);
+    if (entries === undefined) {
+      this.#warn(
+        `label store: ignoring ${path}: it does not verify (not written by jpt for jp-c${conversation.conversationId} in ${conversation.root})`,
+      );
+      return new LabelRecord();
     }
-    this.#warn(`label store: ignoring a corrupt record ${path}`);
-    return undefined;
+    return new LabelRecord(entries);
   }
 
-  async #write(path: string | undefined, value: unknown): Promise<void> {
+  /**
+   * Changes a conversation's record: read, change, write, under a lock of
+   * the record's own (processes updating one record take turns).
+   *
+   * @param conversation The conversation in its checkout.
+   * @param change Changes the record in place.
+   */
+  async update(
+    conversation: ConversationIdentity,
+    change: (record: LabelRecord) => void,
+  ): Promise<void> {
+    const path = this.#path(conversation);
     if (path === undefined) return;
     try {
-      await Deno.mkdir(join(path, ".."), { recursive: true });
-      await writeFileAtomic(path, encoder.encode(JSON.stringify(value) + "\n"));
+      await Deno.mkdir(join(this.#dir!, "locks"), { recursive: true });
+      const lock = await acquireWaiting(
+        join(this.#dir!, "locks", `${basenameOf(path)}.lock`),
+      );
+      try {
+        const existed = await Deno.stat(path).then(() => true, () => false);
+        const record = await this.read(conversation);
+        change(record);
+        await writeFileAtomic(
+          path,
+          new TextEncoder().encode(serialize(conversation, record) + "\n"),
+        );
+        if (!existed) this.#created++;
+      } finally {
+        await lock.release();
+      }
     } catch (error) {
       this.#warn(
         `label store: cannot write ${path}: ${
@@ -301,12 +272,126 @@ export class LabelStore {
       );
     }
   }
+
+  /**
+   * Keeps the number of records to a bound, removing the oldest. Costs
+   * nothing unless this store created a record since it was opened.
+   *
+   * @param maxRecords The most records (default 100,000).
+   * @returns How many records were removed.
+   */
+  async prune(maxRecords: number = DEFAULT_MAX_RECORDS): Promise<number> {
+    if (this.#dir === undefined || this.#created === 0) return 0;
+    this.#created = 0;
+    const names: string[] = [];
+    try {
+      for await (const item of Deno.readDir(this.#dir)) {
+        if (item.isFile && item.name.endsWith(".json")) names.push(item.name);
+      }
+    } catch {
+      return 0;
+    }
+    if (names.length <= maxRecords) return 0;
+    const files = await Promise.all(names.map(async (name) => {
+      const path = join(this.#dir!, name);
+      const info = await Deno.stat(path).catch(() => undefined);
+      return { path, time: info?.mtime?.getTime() ?? 0 };
+    }));
+    files.sort((a, b) => a.time - b.time);
+    let removed = 0;
+    for (const file of files.slice(0, files.length - maxRecords)) {
+      await Deno.remove(file.path).then(() => removed++, () => {});
+    }
+    return removed;
+  }
+
+  #path(conversation: ConversationIdentity): string | undefined {
+    if (this.#dir === undefined) return undefined;
+    return join(this.#dir, `${recordName(conversation)}.json`);
+  }
 }
 
-async function listDir(dir: string): Promise<string[]> {
+/** The hash that names a conversation's record. */
+function recordName(conversation: ConversationIdentity): string {
+  return createHash("sha256").update(
+    JSON.stringify([
+      "jpt-labels-2",
+      conversation.root,
+      conversation.workspaceId ?? "",
+      conversation.conversationId,
+    ]),
+  ).digest("hex");
+}
+
+function basenameOf(path: string): string {
+  return path.split(/[\\/]/).at(-1)!;
+}
+
+/** The record's text: its identity, its entries, and a checksum over both. */
+function serialize(
+  conversation: ConversationIdentity,
+  record: LabelRecord,
+): string {
+  const body = {
+    version: VERSION,
+    root: conversation.root,
+    workspace_id: conversation.workspaceId ?? null,
+    conversation: conversation.conversationId,
+    turns: record.entries,
+  };
+  const text = JSON.stringify(body);
+  return JSON.stringify({ ...body, checksum: checksumOf(text) });
+}
+
+function checksumOf(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The entries of a record that verifies for this conversation; `undefined` otherwise. */
+function verifiedEntries(
+  text: string,
+  conversation: ConversationIdentity,
+): LabelEntry[] | undefined {
+  let value: Record<string, unknown>;
   try {
-    return (await Array.fromAsync(Deno.readDir(dir))).map((item) => item.name);
+    value = JSON.parse(text);
   } catch {
-    return [];
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const { checksum, ...body } = value;
+  if (
+    body.version !== VERSION || body.root !== conversation.root ||
+    body.workspace_id !== (conversation.workspaceId ?? null) ||
+    body.conversation !== conversation.conversationId ||
+    !Array.isArray(body.turns) ||
+    checksum !== checksumOf(JSON.stringify(body))
+  ) return undefined;
+  const entries = body.turns as unknown[];
+  return entries.every(isEntry) ? entries : undefined;
+}
+
+function isEntry(value: unknown): value is LabelEntry {
+  const entry = value as Record<string, unknown>;
+  return typeof entry === "object" && entry !== null &&
+    typeof entry.key === "string" && KEY.test(entry.key) &&
+    Number.isSafeInteger(entry.index) &&
+    (entry.event_id === null || typeof entry.event_id === "string") &&
+    typeof entry.summary === "string" && entry.summary !== "" &&
+    (entry.source === "model" || entry.source === "user" ||
+      entry.source === "file") &&
+    typeof entry.written === "boolean" && typeof entry.time === "string";
+}
+
+/** Takes a lock, waiting a bounded time for another holder. */
+async function acquireWaiting(path: string): Promise<ConversationLock> {
+  const until = Date.now() + UPDATE_WAIT_MS;
+  for (;;) {
+    try {
+      return await ConversationLock.acquire(path);
+    } catch (error) {
+      if (!(error instanceof LockHeldError) || Date.now() >= until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 }

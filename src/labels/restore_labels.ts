@@ -1,128 +1,168 @@
 /**
- * Put back the labels released jp dropped: every complete turn without a
- * summary whose content has a label in the label store gets it again, with
- * no model request. Optionally, labels found in the file are recorded in the
- * store (so a later jp save cannot lose them), all in one record per
- * conversation: labels recorded before cost nothing, a new one costs its
- * content key.
+ * Put back the labels released jp dropped, from the conversation's own
+ * record in the label store (never another conversation's), with no model
+ * request and with the `event_id` the turn had:
+ *
+ * - a complete turn with neither a label nor an `event_id` (released jp
+ *   drops both when it saves) gets the label recorded for its content at
+ *   its position (twins keep their own), and its id back;
+ * - a turn that kept its `event_id` but has no label was cleared on purpose
+ *   when its label had been in the file: the record forgets it and the turn
+ *   is asked for again; a label recorded while jp held the lock (never in
+ *   the file) is put in.
+ *
+ * Optionally the labels found in the file are recorded too (`file`, a
+ * person's word, when jpt did not write them), so a later jp save cannot
+ * lose them. Only turns whose label is new to the record are hashed.
  *
  * @module
  */
 
 import type { ConversationStream } from "../conversation/stream.ts";
+import type { Turn } from "../conversation/turn.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
-import type { LabelStore, RecordedLabel } from "./label_store.ts";
+import type { ConversationRef } from "../workspace/conversation_ref.ts";
+import { identityOf, type LabelRecorder } from "./label_recorder.ts";
+import type { LabelEntry, LabelRecord } from "./label_store.ts";
 
 /** What a restore did. */
 export interface RestoreReport {
   /** Turns that got their stored label back. */
   restored: Array<{ id: string; index: number; summary: string }>;
-  /** Labels read from the file that were new to the store. */
+  /** Labels read from the file that were new to the record. */
   recorded: number;
+  /** Turns whose label was removed on purpose: asked for again. */
+  cleared: number;
 }
 
 /**
- * Restores labels into a stream (changed in place; the caller saves it).
+ * The label a turn without one would get back, without changing anything
+ * (for listings: `jpt turns`, `edit -i`, the dry run).
+ *
+ * @param record The conversation's record.
+ * @returns For a turn, the entry it would get back, if any.
+ */
+export function restorableLabels(
+  record: LabelRecord,
+): (turn: Turn) => LabelEntry | undefined {
+  const taken = new Set<LabelEntry>();
+  return (turn) => {
+    if (record.entries.length === 0) return undefined;
+    const entry = labelFor(turn, record, taken);
+    if (entry === "cleared" || entry === undefined) return undefined;
+    taken.add(entry);
+    return entry;
+  };
+}
+
+/**
+ * Restores labels into a stream (changed in place; the caller saves it) and
+ * updates the conversation's record.
  *
  * @param stream The conversation's stream, loaded under its lock.
- * @param store The label store.
- * @param options The conversation (for the store's turn records), and
- *   whether to record the labels the file already has.
- * @returns What was restored and recorded.
+ * @param recorder The label store and the workspace.
+ * @param ref The conversation.
+ * @param options Whether to record the labels the file already has.
+ * @returns What was restored, recorded and cleared.
  */
 export async function restoreLabels(
   stream: ConversationStream,
-  store: LabelStore,
-  options: {
-    workspaceId: string | undefined;
-    conversationId: string;
-    recordFileLabels?: boolean;
-  },
+  recorder: LabelRecorder,
+  ref: ConversationRef,
+  options: { recordFileLabels?: boolean } = {},
 ): Promise<RestoreReport> {
-  const report: RestoreReport = { restored: [], recorded: 0 };
-  const conversation = {
-    workspaceId: options.workspaceId,
-    conversationId: options.conversationId,
-  };
-  const recorded = await store.recordedLabels(conversation);
-  const lookup = labelLookup(store, recorded);
-  const now = new Map<string, RecordedLabel>();
+  const report: RestoreReport = { restored: [], recorded: 0, cleared: 0 };
+  const identity = await identityOf(recorder, ref);
+  const record = await recorder.store.read(identity);
+  if (record.entries.length === 0 && !options.recordFileLabels) return report;
+  const taken = new Set<LabelEntry>();
+  let changed = false;
+  const time = new Date().toISOString();
   for (const turn of stream.turns()) {
     if (!turn.isComplete()) continue;
-    const summary = turn.summary;
-    if (summary !== undefined) {
+    if (turn.summary !== undefined) {
       if (!options.recordFileLabels) continue;
-      const before = turn.id === undefined ? undefined : recorded.get(turn.id);
-      // Recorded by an earlier catch-up and unchanged since: nothing to do.
-      if (before?.summary === summary) {
-        now.set(turn.id!, before);
-        continue;
-      }
-      const key = await turnContentKey(turn);
-      if (turn.id !== undefined) now.set(turn.id, { key, summary });
-      else await recordAlone(store, key, summary);
-      report.recorded++;
+      const found = recordFound(turn, record, taken, time);
+      if (found === "recorded") report.recorded++;
+      if (found !== "known") changed = true;
       continue;
     }
-    const key = await turnContentKey(turn);
-    const label = await lookup(key);
-    if (label === undefined) continue;
-    const id = stream.ensureTurnId(turn.index)!;
-    if (!stream.setTurnSummary(id, label)) continue;
-    report.restored.push({ id, index: turn.index, summary: label });
-    now.set(id, { key, summary: label });
-    await store.bind({ ...conversation, eventId: id }, key);
+    const entry = labelFor(turn, record, taken);
+    if (entry === undefined) continue;
+    if (entry === "cleared") {
+      record.remove(record.byEventId(turn.id!)!);
+      report.cleared++;
+      changed = true;
+      continue;
+    }
+    taken.add(entry);
+    const id = stream.ensureTurnId(turn.index, entry.event_id ?? undefined)!;
+    if (!stream.setTurnSummary(id, entry.summary)) continue;
+    report.restored.push({ id, index: turn.index, summary: entry.summary });
+    Object.assign(entry, { event_id: id, index: turn.index, written: true });
+    changed = true;
   }
-  if (options.recordFileLabels && !sameLabels(recorded, now)) {
-    await store.setRecordedLabels(conversation, now);
+  if (changed) {
+    await recorder.store.update(identity, (stored) => {
+      stored.entries.splice(0, stored.entries.length, ...record.entries);
+    });
   }
   return report;
 }
 
+/** The entry a turn without a label gets back, `cleared`, or nothing. */
+function labelFor(
+  turn: Turn,
+  record: LabelRecord,
+  taken: ReadonlySet<LabelEntry>,
+): LabelEntry | "cleared" | undefined {
+  if (!turn.isComplete() || turn.summary !== undefined) return undefined;
+  if (turn.id !== undefined) {
+    const entry = record.byEventId(turn.id);
+    if (entry === undefined) return undefined;
+    // Its label was in the file and is gone while the id stayed: removed on
+    // purpose (released jp drops the two together).
+    return entry.written ? "cleared" : entry;
+  }
+  return record.forContent(turnContentKey(turn), turn.index, taken);
+}
+
 /**
- * Where a conversation's dropped labels are found: its own recorded file
- * labels (by content key), then the store's labels by content.
- *
- * @param store The label store.
- * @param recorded The conversation's recorded file labels.
- * @returns The summary for a content key, if any is stored.
+ * Records a label found in the file when the record does not hold it:
+ * `known` (nothing to do), `marked` (now known to be in the file) or
+ * `recorded`.
  */
-export function labelLookup(
-  store: LabelStore,
-  recorded: ReadonlyMap<string, RecordedLabel>,
-): (key: string) => Promise<string | undefined> {
-  let byKey: Map<string, string> | undefined;
-  return async (key) => {
-    byKey ??= new Map([...recorded.values()].map((l) => [l.key, l.summary]));
-    return byKey.get(key) ?? (await store.get(key))?.summary;
-  };
-}
-
-/** A file label on a turn without an id: kept in the store by content alone. */
-async function recordAlone(
-  store: LabelStore,
-  key: string,
-  summary: string,
-): Promise<void> {
-  if ((await store.get(key))?.summary === summary) return;
-  await store.put(key, {
-    summary,
-    model: "file",
-    prompt_version: null,
-    time: new Date().toISOString(),
-  });
-}
-
-function sameLabels(
-  a: ReadonlyMap<string, RecordedLabel>,
-  b: ReadonlyMap<string, RecordedLabel>,
-): boolean {
-  if (a.size !== b.size) return false;
-  for (const [id, label] of a) {
-    const other = b.get(id);
-    if (other?.key !== label.key || other.summary !== label.summary) {
-      return false;
+function recordFound(
+  turn: Turn,
+  record: LabelRecord,
+  taken: Set<LabelEntry>,
+  time: string,
+): "known" | "marked" | "recorded" {
+  const summary = turn.summary!;
+  const known = turn.id === undefined ? undefined : record.byEventId(turn.id);
+  if (known?.summary === summary) {
+    taken.add(known);
+    if (known.written) return "known";
+    known.written = true;
+    return "marked";
+  }
+  const key = turnContentKey(turn);
+  if (turn.id === undefined) {
+    const same = record.forContent(key, turn.index, taken);
+    if (same?.summary === summary) {
+      taken.add(same);
+      return "known";
     }
   }
-  return true;
+  // A label jpt did not write (or a user's reword made by hand).
+  record.upsert({
+    key,
+    index: turn.index,
+    event_id: turn.id ?? null,
+    summary,
+    source: "file",
+    written: true,
+    time,
+  });
+  return "recorded";
 }

@@ -59,7 +59,7 @@ export interface NewestPacking {
  * budget. Candidates not packed and not oversized are left for a later request.
  *
  * @param turns Candidate turns, newest first (a turn without an id is sent
- *   as `new-<index>`).
+ *   under the id it gets when labelled: `requestId`).
  * @param options The model's context window and the batch size.
  * @returns The batch and the oversized turns met on the way.
  */

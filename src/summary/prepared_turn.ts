@@ -5,6 +5,11 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
+import {
+  EVENT_ID_ALPHABET,
+  EVENT_ID_LENGTH,
+} from "../conversation/event_id.ts";
 import type { Turn } from "../conversation/turn.ts";
 import { estimateTokens } from "./token_estimate.ts";
 import { turnContentKey } from "./turn_content_key.ts";
@@ -13,7 +18,7 @@ import { turnTranscript } from "./transcript.ts";
 
 /** A turn ready to be summarized. */
 export interface PreparedTurn {
-  /** The id the request and the answer use: the turn's `event_id`, or `new-<index>` for a turn without one. */
+  /** The id the request and the answer use: the turn's `event_id`, or the one it gets when labelled ({@linkcode requestId}). */
   id: string;
   /** The turn's `event_id`, when it has one. */
   eventId: string | undefined;
@@ -30,13 +35,25 @@ export interface PreparedTurn {
 }
 
 /**
- * The id a request uses for a turn.
+ * The id a request uses for a turn: its `event_id`, or for a turn without
+ * one the id it will get when its label is written (derived from its
+ * position and content, so every request for it uses the same one, and
+ * shaped like jp's ids: the model and the messages never see a
+ * placeholder).
  *
  * @param turn The turn.
- * @returns Its `event_id`, or `new-<index>` when it has none.
+ * @returns The id.
  */
 export function requestId(turn: Turn): string {
-  return turn.id ?? `new-${turn.index}`;
+  if (turn.id !== undefined) return turn.id;
+  const digest = createHash("sha256").update(
+    `jpt-request-id\n${turn.index}\n${turnContentKey(turn)}`,
+  ).digest();
+  let id = "";
+  for (const byte of digest.subarray(0, EVENT_ID_LENGTH)) {
+    id += EVENT_ID_ALPHABET[byte % EVENT_ID_ALPHABET.length];
+  }
+  return id;
 }
 
 /**

@@ -29,6 +29,7 @@ export type SkipReason =
   | "model_error"
   | "no_summary"
   | "changed"
+  | "labelled"
   | "gone"
   | "locked"
   | "not_sent"
@@ -109,7 +110,11 @@ export function writeOutcome(
   }
   return {
     summarized: [...report.written],
-    skipped: [...skip(report.gone, "gone"), ...skip(report.changed, "changed")],
+    skipped: [
+      ...skip(report.gone, "gone"),
+      ...skip(report.changed, "changed"),
+      ...skip(report.labelled, "labelled"),
+    ],
   };
 }
 

@@ -42,6 +42,11 @@ export interface WriteReport {
   gone: PreparedTurn[];
   /** Answers whose turn changed since the model saw it. */
   changed: PreparedTurn[];
+  /**
+   * Answers whose turn got a label since it was asked for (a person's, or
+   * an earlier answer's): the label it has wins.
+   */
+  labelled: PreparedTurn[];
   /** The conversation as written (or read) under the lock, for the next write. */
   conversation?: LoadedConversation;
 }
@@ -70,9 +75,10 @@ export async function writeSummaries(
     written: [],
     gone: [],
     changed: [],
+    labelled: [],
   };
   if (answers.length === 0) return report;
-  const stored: Array<{ answer: Answer; id: string }> = [];
+  const stored: Array<{ answer: Answer; id: string; index: number }> = [];
   // The one read under the lock (none when the caller's read is current);
   // the freshness check below uses it.
   const outcome = await withConversation(target.workspace, target.ref, {
@@ -92,15 +98,21 @@ export async function writeSummaries(
         report.gone.push(turn);
         continue;
       }
+      // Compare and set: an answer only fills a turn still without a label.
+      if (now.summary !== undefined) {
+        report.labelled.push(turn);
+        continue;
+      }
       if (await turnFingerprint(now) !== turn.fingerprint) {
         report.changed.push(turn);
         continue;
       }
-      const id = stream.ensureTurnId(now.index)!;
+      // A turn without an id gets the one the model saw it under.
+      const id = stream.ensureTurnId(now.index, turn.id)!;
       if (stream.setTurnSummary(id, answer.summary)) {
         const summary = stream.turns()[now.index]!.summary!;
         report.written.push({ id, index: now.index, summary });
-        stored.push({ answer: { ...answer, summary }, id });
+        stored.push({ answer: { ...answer, summary }, id, index: now.index });
       }
     }
   });
@@ -110,11 +122,15 @@ export async function writeSummaries(
     if (labels !== undefined) {
       await recordLabels(
         labels,
-        target.ref.id,
+        target.ref,
         answers.map((answer) => ({
           contentKey: answer.turn.contentKey,
+          index: answer.turn.index,
           summary: answer.summary,
+          source: "model",
           model: answer.model,
+          eventId: answer.turn.eventId,
+          written: false,
         })),
       );
     }
@@ -123,12 +139,15 @@ export async function writeSummaries(
   if (labels !== undefined) {
     await recordLabels(
       labels,
-      target.ref.id,
-      stored.map(({ answer, id }) => ({
+      target.ref,
+      stored.map(({ answer, id, index }) => ({
         contentKey: answer.turn.contentKey,
+        index,
         summary: answer.summary,
+        source: "model",
         model: answer.model,
         eventId: id,
+        written: true,
       })),
     );
   }

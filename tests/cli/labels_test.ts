@@ -25,6 +25,7 @@ import {
 import { fixtureConversations, FIXTURES_DIR } from "../support/paths.ts";
 import {
   copyConversation,
+  saveAsReleasedJp,
   tempWorkspace,
   writeConversation,
 } from "../support/workspace.ts";
@@ -32,19 +33,6 @@ import {
 const isSummary = (request: RecordedRequest) =>
   ((request.body?.messages as Array<{ content: string }> | undefined)?.[0]
     ?.content ?? "").startsWith("You label the turns");
-
-/** Re-saves a conversation as released jp does: no `event_id`, no `summary`, 2-space JSON. */
-async function saveAsReleasedJp(dir: string): Promise<void> {
-  const path = join(dir, "events.json");
-  const entries = JSON.parse(await Deno.readTextFile(path)) as Array<
-    Record<string, unknown>
-  >;
-  for (const entry of entries) {
-    delete entry.event_id;
-    if (entry.type === "turn_start") delete entry.summary;
-  }
-  await Deno.writeTextFile(path, JSON.stringify(entries, null, 2) + "\n");
-}
 
 async function configure(root: string, url: string, extra = "") {
   await Deno.writeTextFile(

@@ -1,76 +1,104 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LabelStore } from "../../src/labels/label_store.ts";
+import {
+  type ConversationIdentity,
+  type LabelEntry,
+  LabelRecord,
+  LabelStore,
+} from "../../src/labels/label_store.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 
 const key = (n: number) => n.toString(16).padStart(64, "0");
-const label = (summary: string) => ({
+const conversation: ConversationIdentity = {
+  root: "/home/me/project",
+  workspaceId: "abcde",
+  conversationId: "17800000000",
+};
+const entry = (n: number, summary: string): LabelEntry => ({
+  key: key(n),
+  index: n,
+  event_id: `e${n}`,
   summary,
-  model: "test/m",
-  prompt_version: 1,
+  source: "model",
+  model: "m/x",
+  written: true,
   time: "2026-01-01T00:00:00.000Z",
 });
 
-Deno.test("LabelStore keeps labels by content key and turn bindings", async () => {
+Deno.test("a conversation's record keeps its labels, one per event id", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const store = LabelStore.at(dir);
-    assert.equal(await store.get(key(1)), undefined);
-    await store.put(key(1), label("Fix the parser"));
-    assert.deepEqual(await store.get(key(1)), label("Fix the parser"));
-    const turn = { workspaceId: "ws1", conversationId: "178", eventId: "a1" };
-    await store.bind(turn, key(1));
-    assert.equal(await store.boundKey(turn), key(1));
-    assert.equal(await store.boundKey({ ...turn, eventId: "b2" }), undefined);
-    await store.put("../../escape", label("x"));
+    assert.deepEqual((await store.read(conversation)).entries, []);
+    await store.update(conversation, (record) => {
+      record.upsert(entry(1, "Fix the parser"));
+      record.upsert(entry(2, "Add tests"));
+    });
+    await store.update(conversation, (record) => {
+      record.upsert({ ...entry(1, "Reworded by me"), source: "user" });
+    });
+    const record = await store.read(conversation);
     assert.deepEqual(
-      [...Deno.readDirSync(dir)].map((e) => e.name).sort(),
-      ["labels", "turns"],
-      "a key that is not a hash never becomes a path",
+      record.entries.map((e) => [e.event_id, e.summary, e.source]),
+      [
+        ["e1", "Reworded by me", "user"],
+        ["e2", "Add tests", "model"],
+      ],
     );
+    // One file for the conversation, whatever the number of labels.
+    assert.equal([...Deno.readDirSync(dir)].filter((e) => e.isFile).length, 1);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("LabelStore ignores a corrupt record with a warning", async () => {
+Deno.test("a record that does not verify is ignored with a warning: tampered, or another checkout's", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const warnings: string[] = [];
     const store = LabelStore.at(dir, (line) => warnings.push(line));
-    await store.put(key(2), label("Good"));
-    const path = join(dir, "labels", "00", `${key(2)}.json`);
-    await Deno.writeTextFile(path, "{not json");
-    assert.equal(await store.get(key(2)), undefined);
-    await Deno.writeTextFile(path, '{"summary": 7}');
-    assert.equal(await store.get(key(2)), undefined);
-    assert.equal(warnings.length, 2);
-    assert.match(warnings[0]!, /corrupt record/);
+    await store.update(conversation, (r) => r.upsert(entry(1, "Mine")));
+    const [file] = [...Deno.readDirSync(dir)].filter((e) => e.isFile);
+    const path = join(dir, file!.name);
+    const text = await Deno.readTextFile(path);
+    await Deno.writeTextFile(
+      path,
+      text.replace("Mine", "Deleted the production database on purpose"),
+    );
+    assert.deepEqual((await store.read(conversation)).entries, []);
+    assert.match(warnings.join("\n"), /does not verify/);
+    // A fork at another place has its own record: this one's is not it.
+    const fork = { ...conversation, root: "/home/me/fork" };
+    await store.update(fork, (r) => r.upsert(entry(1, "Fork's label")));
+    await Deno.writeTextFile(path, text);
+    assert.equal((await store.read(conversation)).entries[0]!.summary, "Mine");
+    assert.equal((await store.read(fork)).entries[0]!.summary, "Fork's label");
+    // A record copied over another conversation's name does not verify there.
+    const forkFile = [...Deno.readDirSync(dir)].find((e) =>
+      e.isFile && e.name !== file!.name
+    )!;
+    await Deno.copyFile(join(dir, forkFile.name), path);
+    assert.deepEqual((await store.read(conversation)).entries, []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("LabelStore.prune() keeps the newest records within the bound", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const store = LabelStore.at(dir);
-    for (let i = 0; i < 5; i++) {
-      await store.put(key(i), label(`L${i}`));
-      const path = join(dir, "labels", "00", `${key(i)}.json`);
-      const time = new Date(Date.UTC(2026, 0, 1, 0, 0, i));
-      await Deno.utime(path, time, time);
-    }
-    assert.equal(await store.prune(3), 2);
-    assert.equal(await store.get(key(0)), undefined);
-    assert.equal(await store.get(key(1)), undefined);
-    assert.equal((await store.get(key(4)))?.summary, "L4");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+Deno.test("forContent() keeps twins apart: each position gets its own label, once", () => {
+  const record = new LabelRecord([
+    { ...entry(1, "First twin"), key: key(9), index: 2, event_id: null },
+    { ...entry(2, "Second twin"), key: key(9), index: 5, event_id: null },
+  ]);
+  const taken = new Set<LabelEntry>();
+  const second = record.forContent(key(9), 5, taken)!;
+  assert.equal(second.summary, "Second twin");
+  taken.add(second);
+  // Moved by an inserted turn: still the nearest untaken one.
+  assert.equal(record.forContent(key(9), 3, taken)?.summary, "First twin");
+  assert.equal(record.forContent(key(8), 2, taken), undefined);
 });
 
-Deno.test("several processes writing the store at once leave only whole records", async () => {
+Deno.test("several processes updating one record at once lose no label", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const script = join(dir, "writer.ts");
@@ -80,14 +108,15 @@ Deno.test("several processes writing the store at once leave only whole records"
         join(REPO_ROOT, "src", "labels", "label_store.ts")
       }";
 const store = LabelStore.at(Deno.args[0]!);
-const me = Deno.args[1]!;
-for (let i = 0; i < 60; i++) {
-  await store.put((i % 20).toString(16).padStart(64, "0"), {
-    summary: "writer " + me + " round " + i,
-    model: "m",
-    prompt_version: 1,
+const me = Number(Deno.args[1]);
+const conversation = { root: "/p", workspaceId: "w", conversationId: "1" };
+for (let i = 0; i < 15; i++) {
+  const n = me * 100 + i;
+  await store.update(conversation, (record) => record.upsert({
+    key: n.toString(16).padStart(64, "0"), index: n, event_id: "e" + n,
+    summary: "writer " + me + " round " + i, source: "model", written: true,
     time: new Date().toISOString(),
-  });
+  }));
 }
 `,
     );
@@ -98,15 +127,41 @@ for (let i = 0; i < 60; i++) {
       }).spawn()
     );
     for (const writer of writers) assert.ok((await writer.status).success);
-    const warnings: string[] = [];
-    const reader = LabelStore.at(store, (line) => warnings.push(line));
-    for (let i = 0; i < 20; i++) {
-      assert.match(
-        (await reader.get(key(i)))!.summary,
-        /^writer \d round \d+$/,
+    const record = await LabelStore.at(store).read({
+      root: "/p",
+      workspaceId: "w",
+      conversationId: "1",
+    });
+    assert.equal(record.entries.length, 60);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("prune() costs nothing when this run created no record, and keeps the newest within the bound", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = LabelStore.at(dir);
+    for (let i = 0; i < 5; i++) {
+      await store.update(
+        { ...conversation, conversationId: String(i) },
+        (r) => r.upsert(entry(1, `L${i}`)),
       );
+      await Deno.utime(
+        join(
+          dir,
+          [...Deno.readDirSync(dir)].filter((e) => e.isFile).map((e) => e.name)
+            .sort()[0]!,
+        ),
+        new Date(2000, 0, 1),
+        new Date(2000, 0, 1),
+      ).catch(() => {});
     }
-    assert.deepEqual(warnings, []);
+    assert.equal(await store.prune(3), 2);
+    assert.equal([...Deno.readDirSync(dir)].filter((e) => e.isFile).length, 3);
+    // Nothing created since: no walk, nothing removed even past the bound.
+    assert.equal(await store.prune(1), 0);
+    assert.equal(await LabelStore.at(dir).prune(1), 0);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

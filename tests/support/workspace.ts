@@ -137,3 +137,21 @@ export function simpleTurns(prefix: string, count: number): Uint8Array {
   }
   return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
 }
+
+/**
+ * Re-saves a conversation as released jp does: every `event_id` and every
+ * `turn_start`'s `summary` dropped, 2-space JSON.
+ *
+ * @param dir The conversation directory.
+ */
+export async function saveAsReleasedJp(dir: string): Promise<void> {
+  const path = join(dir, "events.json");
+  const entries = JSON.parse(await Deno.readTextFile(path)) as Array<
+    Record<string, unknown>
+  >;
+  for (const entry of entries) {
+    delete entry.event_id;
+    if (entry.type === "turn_start") delete entry.summary;
+  }
+  await Deno.writeTextFile(path, JSON.stringify(entries, null, 2) + "\n");
+}

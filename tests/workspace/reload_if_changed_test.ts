@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { restoreLabels } from "../../src/labels/restore_labels.ts";
 import {
   loadConversation,
   reloadIfChanged,
   saveConversation,
 } from "../../src/workspace/conversation_io.ts";
-import { LabelStore } from "../../src/labels/label_store.ts";
 import { testdata } from "../support/paths.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 
@@ -48,44 +46,4 @@ Deno.test("reloadIfChanged reuses a read while the files are unchanged, and read
     '{\n  "last_activated_at": "2026-02-02 00:00:00.0"\n}\n',
   );
   assert.notEqual(await reloadIfChanged(again), again);
-});
-
-Deno.test("labels recorded from a file are not recorded again until they change", async () => {
-  const { ws, ref } = await conversation();
-  await using _ = ws;
-  const store = LabelStore.at(join(ws.root, "store"));
-  const options = {
-    workspaceId: undefined,
-    conversationId: ref.id,
-    recordFileLabels: true,
-  };
-  const loaded = await loadConversation(ref);
-  const id = loaded.stream.ensureTurnId(0)!;
-  loaded.stream.setTurnSummary(id, "First label");
-  assert.equal(
-    (await restoreLabels(loaded.stream, store, options)).recorded,
-    1,
-  );
-  assert.equal(
-    (await restoreLabels(loaded.stream, store, options)).recorded,
-    0,
-  );
-  loaded.stream.setTurnSummary(id, "Second label");
-  assert.equal(
-    (await restoreLabels(loaded.stream, store, options)).recorded,
-    1,
-  );
-  const recorded = await store.recordedLabels({
-    workspaceId: undefined,
-    conversationId: ref.id,
-  });
-  assert.deepEqual([...recorded.keys()], [id]);
-  assert.equal(recorded.get(id)!.summary, "Second label");
-  assert.match(recorded.get(id)!.key, /^[0-9a-f]{64}$/);
-  // Only the per-conversation record was written, no file per label.
-  const labelsDir = join(ws.root, "store", "labels");
-  assert.ok(
-    !(await Deno.stat(labelsDir).then(() => true, () => false)),
-    "no per-label files for labels that have an event id",
-  );
 });

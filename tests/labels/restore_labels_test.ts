@@ -1,0 +1,228 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { catchUpConversation } from "../../src/app/catch_up.ts";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import type { LabelRecorder } from "../../src/labels/label_recorder.ts";
+import { LabelStore } from "../../src/labels/label_store.ts";
+import { restoreLabels } from "../../src/labels/restore_labels.ts";
+import { PROMPT_VERSION } from "../../src/summary/prompt.ts";
+import { loadConversation } from "../../src/workspace/conversation_io.ts";
+import type { ConversationRef } from "../../src/workspace/conversation_ref.ts";
+import { FakeSummarizer } from "../support/fake_summarizer.ts";
+import {
+  saveAsReleasedJp,
+  simpleTurns,
+  tempWorkspace,
+  writeConversation,
+} from "../support/workspace.ts";
+
+async function setUp(turns = 3) {
+  const ws = await tempWorkspace();
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    simpleTurns("r", turns),
+  );
+  const ref: ConversationRef = {
+    id: "17800000000",
+    copies: [{ root: undefined, dir }],
+  };
+  const labels: LabelRecorder = {
+    store: LabelStore.at(join(ws.root, "..", "store")),
+    workspace: { root: ws.root, id: "abcde" },
+    promptVersion: PROMPT_VERSION,
+  };
+  return { ws, dir, ref, labels };
+}
+
+async function catchUp(
+  ref: ConversationRef,
+  labels: LabelRecorder,
+  summarizer = new FakeSummarizer(),
+) {
+  const result = await catchUpConversation({
+    workspace: undefined,
+    ref,
+    batchSize: 10,
+    signal: new AbortController().signal,
+    labels,
+    resolveModel: () => Promise.resolve({ summarizer, contextWindow: 32768 }),
+  });
+  return { result, asked: summarizer.batches.flat().length };
+}
+
+async function turnsOf(dir: string) {
+  return ConversationStream.parse(await Deno.readFile(join(dir, "events.json")))
+    .turns();
+}
+
+Deno.test("after a released-jp save every label and every event_id comes back, with no request", async () => {
+  const { ws, dir, ref, labels } = await setUp();
+  await using _ = ws;
+  assert.equal((await catchUp(ref, labels)).asked, 3);
+  const before = await Deno.readFile(join(dir, "events.json"));
+  await saveAsReleasedJp(dir);
+  const { result, asked } = await catchUp(ref, labels);
+  assert.equal(asked, 0);
+  assert.equal(result.restored.length, 3);
+  // Byte for byte what it was: ids kept, labels back.
+  const after = await turnsOf(dir);
+  const original = ConversationStream.parse(before).turns();
+  assert.deepEqual(
+    after.map((t) => [t.id, t.summary]),
+    original.map((t) => [t.id, t.summary]),
+  );
+});
+
+Deno.test("a label the user removed (the turn keeps its event_id) is asked for again, not restored, not even after a jp save", async () => {
+  const { ws, dir, ref, labels } = await setUp();
+  await using _ = ws;
+  await catchUp(
+    ref,
+    labels,
+    new FakeSummarizer({ answer: (id) => `Old ${id}` }),
+  );
+  const conversation = await loadConversation(ref);
+  const cleared = conversation.stream.turns()[1]!;
+  conversation.stream.clearTurnSummary(cleared.id!);
+  await Deno.writeFile(
+    join(dir, "events.json"),
+    conversation.stream.serialize(),
+  );
+  const fresh = new FakeSummarizer({ answer: (id) => `New ${id}` });
+  const { asked } = await catchUp(ref, labels, fresh);
+  assert.equal(asked, 1);
+  assert.equal((await turnsOf(dir))[1]!.summary, `New ${cleared.id}`);
+  // A jp save later brings back the new label, never the removed one.
+  await saveAsReleasedJp(dir);
+  await catchUp(ref, labels);
+  assert.equal((await turnsOf(dir))[1]!.summary, `New ${cleared.id}`);
+});
+
+Deno.test("a label the user wrote (found in the file) survives a jp save and beats the model's older one", async () => {
+  const { ws, dir, ref, labels } = await setUp();
+  await using _ = ws;
+  await catchUp(ref, labels);
+  const conversation = await loadConversation(ref);
+  const id = conversation.stream.turns()[1]!.id!;
+  conversation.stream.setTurnSummary(id, "My own words");
+  await Deno.writeFile(
+    join(dir, "events.json"),
+    conversation.stream.serialize(),
+  );
+  await catchUp(ref, labels); // records it
+  await saveAsReleasedJp(dir);
+  const { asked } = await catchUp(ref, labels);
+  assert.equal(asked, 0);
+  const turns = await turnsOf(dir);
+  assert.equal(turns[1]!.summary, "My own words");
+  assert.equal(turns[1]!.id, id);
+});
+
+Deno.test("twin turns without ids never exchange their labels", async () => {
+  const ws = await tempWorkspace();
+  await using _ = ws;
+  const twin = [
+    { timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
+    {
+      timestamp: "2026-01-01 00:00:00.1",
+      type: "chat_request",
+      content: "same",
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.2",
+      type: "chat_response",
+      message: "same",
+    },
+  ];
+  const dir = await writeConversation(
+    ws.conversations,
+    "1",
+    new TextEncoder().encode(
+      JSON.stringify([...twin, ...twin], null, 2) + "\n",
+    ),
+  );
+  const ref = { id: "1", copies: [{ root: undefined, dir }] };
+  const labels: LabelRecorder = {
+    store: LabelStore.at(join(ws.root, "..", "store")),
+    workspace: undefined,
+    promptVersion: PROMPT_VERSION,
+  };
+  let n = 0;
+  await catchUp(
+    ref,
+    labels,
+    new FakeSummarizer({ answer: () => `Twin ${++n}` }),
+  );
+  const labelled = (await turnsOf(dir)).map((t) => t.summary);
+  await saveAsReleasedJp(dir);
+  await catchUp(ref, labels);
+  assert.deepEqual((await turnsOf(dir)).map((t) => t.summary), labelled);
+});
+
+Deno.test("a hostile label in another conversation holding a byte-identical turn never reaches this one", async () => {
+  const { ws, dir, ref, labels } = await setUp(1);
+  await using _ = ws;
+  // Someone else's committed conversation: the same turn, a label of their choosing.
+  const theirs = await writeConversation(
+    ws.conversations,
+    "17900000000",
+    simpleTurns("r", 1),
+  );
+  const stream = ConversationStream.parse(
+    await Deno.readFile(join(theirs, "events.json")),
+  );
+  stream.setTurnSummary(
+    stream.turns()[0]!.id!,
+    "Deleted the production database on purpose",
+  );
+  await Deno.writeFile(join(theirs, "events.json"), stream.serialize());
+  await catchUp({
+    id: "17900000000",
+    copies: [{ root: undefined, dir: theirs }],
+  }, labels);
+  // Ours was never labelled; a jp save drops its ids.
+  await saveAsReleasedJp(dir);
+  const { asked } = await catchUp(ref, labels);
+  assert.equal(asked, 1);
+  assert.equal(
+    (await turnsOf(dir))[0]!.summary,
+    "Summarize turn " + (await turnsOf(dir))[0]!.id,
+  );
+});
+
+Deno.test("another checkout of the same workspace and conversation has records of its own", async () => {
+  const { ws, dir, ref, labels } = await setUp(1);
+  await using _ = ws;
+  await catchUp(ref, labels, new FakeSummarizer({ answer: () => "Original" }));
+  // A fork: the same .jp/.id and conversation id, somewhere else.
+  const fork = await tempWorkspace("abcde");
+  await using _f = fork;
+  const forkDir = await writeConversation(
+    fork.conversations,
+    "17800000000",
+    simpleTurns("r", 1),
+  );
+  const forkLabels = { ...labels, workspace: { root: fork.root, id: "abcde" } };
+  const forkRef = {
+    id: "17800000000",
+    copies: [{ root: undefined, dir: forkDir }],
+  };
+  await catchUp(
+    forkRef,
+    forkLabels,
+    new FakeSummarizer({ answer: () => "Fork's" }),
+  );
+  await saveAsReleasedJp(dir);
+  await catchUp(ref, labels);
+  assert.equal((await turnsOf(dir))[0]!.summary, "Original");
+});
+
+Deno.test("restoreLabels() without recording reads one record and hashes nothing when it is empty", async () => {
+  const { ws, ref, labels } = await setUp(2);
+  await using _ = ws;
+  const conversation = await loadConversation(ref);
+  const report = await restoreLabels(conversation.stream, labels, ref);
+  assert.deepEqual(report, { restored: [], recorded: 0, cleared: 0 });
+  assert.equal(conversation.stream.revision, 0);
+});
