@@ -65,6 +65,16 @@ export interface CatchUpOptions {
    * lock, or kept in the label store when it is still held (the worker).
    */
   proceedWhenLocked?: boolean;
+  /**
+   * The most turns this catch-up asks for (the newest first): a query's
+   * worker labels at most `batch_size` turns (RFD 126). Default: all.
+   */
+  maxTurns?: number;
+  /**
+   * Only turns before this index are asked for: a query's worker labels the
+   * turns the query found, not the one it added.
+   */
+  beforeIndex?: number;
   /** Called before each request and at the end with the turns summarized so far. */
   onProgress?: (summarized: number, candidates: number) => void;
 }
@@ -155,7 +165,9 @@ export async function catchUpConversation(
   let current = opened.conversation;
   result.restored.push(...opened.restored);
   const snapshot = current.stream;
-  const candidates = candidateIndices(snapshot);
+  const candidates = candidateIndices(snapshot).filter((index) =>
+    index < (options.beforeIndex ?? Infinity)
+  ).slice(0, options.maxTurns ?? Infinity);
   if (candidates.length === 0) {
     return {
       ...result,

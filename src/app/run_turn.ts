@@ -17,9 +17,8 @@ import {
   saveConversation,
 } from "../workspace/conversation_io.ts";
 import { HELD, withConversation } from "../workspace/unit_of_work.ts";
-import type { Workspace } from "../workspace/workspace.ts";
 import { backgroundCatchUp } from "./background_catch_up.ts";
-import { finishTurn, type TurnWork } from "./finish_turn.ts";
+import { finishTurn } from "./finish_turn.ts";
 import {
   openNewConversation,
   type Preflight,
@@ -29,7 +28,11 @@ import {
 import { Services } from "./services.ts";
 import type { Session } from "./session.ts";
 import { streamReply } from "./stream_reply.ts";
-import { appendRequest, nameOrTitle } from "./turn_request.ts";
+import {
+  appendRequest,
+  nameOrTitle,
+  type RequestTurn,
+} from "./turn_request.ts";
 import type { TurnOutcome, TurnRequest, TurnSink } from "./turn_types.ts";
 
 /** How long a turn waits for a conversation lock another process holds. */
@@ -65,8 +68,10 @@ export async function runTurn(
         ...(sink.status ? { status: sink.status } : {}),
       }),
       summaries: undefined,
+      lease: undefined,
       title: undefined,
     },
+    worker: undefined,
   };
   let locked: LockedOutcome;
   if (target === undefined) {
@@ -106,14 +111,7 @@ export async function runTurn(
     locked = opened;
   }
   sink.replyDone?.(locked.reply, locked.failure);
-  const finished = await finishTurn(session, turn.work, {
-    conversation: locked.conversationId,
-    workspace: workspace.root,
-  }, {
-    request,
-    detach: request.detach ?? turnSummarySettings(locked.config).detach,
-    sink,
-  });
+  const finished = await finishTurn(turn.work, request);
   return {
     problems: finished.problems,
     conversationId: locked.conversationId,
@@ -121,17 +119,14 @@ export async function runTurn(
     reply: locked.reply,
     ...(locked.failure === undefined ? {} : { error: locked.failure }),
     drain: finished.drain,
+    ...(turn.worker === undefined ? {} : { worker: turn.worker }),
   };
 }
 
 /** What every stage of one turn shares. */
-interface LockedTurn {
-  services: Services;
-  workspace: Workspace;
-  request: TurnRequest;
-  sink: TurnSink;
-  now: Date;
-  work: TurnWork;
+interface LockedTurn extends RequestTurn {
+  /** The worker started for the background work, when one was. */
+  worker: TurnOutcome["worker"];
 }
 
 /** How the locked part of a turn ended. */
@@ -155,17 +150,28 @@ async function runLocked(
   options: { isNew: boolean },
 ): Promise<LockedOutcome> {
   const { request } = turn;
+  const toWorker = request.persist && request.handOff !== undefined &&
+    (request.detach ?? turnSummarySettings(checked.config).detach);
   let saved = false;
   try {
-    if (request.persist && !options.isNew) {
-      await spawnCatchUp(turn, conversation, checked);
-    }
+    const forWorker = request.persist && !options.isNew
+      ? await spawnCatchUp(turn, conversation, checked, !toWorker)
+      : 0;
+    const turnsBefore = conversation.stream.turns().length;
     appendRequest(conversation, checked, turn, options.isNew);
     if (request.persist) {
       // The request is on disk before the model is called: nothing typed is lost.
       await saveConversation(conversation);
       saved = true;
-      if (options.isNew) await nameOrTitle(turn, conversation, checked);
+      const titleForWorker = options.isNew &&
+        await nameOrTitle(turn, conversation, checked, !toWorker);
+      if (toWorker && (forWorker > 0 || titleForWorker)) {
+        startWorker(turn, conversation, {
+          turns: forWorker,
+          turnsBefore,
+          title: titleForWorker,
+        });
+      }
     }
     const streamed = await streamReply(
       conversation,
@@ -198,18 +204,54 @@ async function runLocked(
   }
 }
 
-/** Spawns the background catch-up of an existing conversation, when configured. */
+/**
+ * Restores dropped labels and sets the catch-up going: here (`inProcess`),
+ * or counted for the worker.
+ *
+ * @returns How many turns the worker is to ask for.
+ */
 async function spawnCatchUp(
   turn: LockedTurn,
   conversation: LoadedConversation,
   checked: Preflight,
-): Promise<void> {
-  if (!turnSummarySettings(checked.config).auto) return;
-  turn.work.summaries = (await backgroundCatchUp(turn.work.handler, {
+  inProcess: boolean,
+): Promise<number> {
+  if (!turnSummarySettings(checked.config).auto) return 0;
+  const started = await backgroundCatchUp(turn.work.handler, {
     services: turn.services,
     workspace: turn.workspace,
     conversation,
     config: checked.config,
     log: turn.sink.log,
-  })).task;
+    inProcess,
+  });
+  turn.work.summaries = started.task;
+  turn.work.lease = started.lease;
+  return started.forWorker;
+}
+
+/**
+ * Gives the turn's background work to a worker from the start (it reads
+ * the conversation itself and writes under the lock once this turn lets
+ * go): nothing is aborted at the end only to be asked again.
+ */
+function startWorker(
+  turn: LockedTurn,
+  conversation: LoadedConversation,
+  job: { turns: number; turnsBefore: number; title: boolean },
+): void {
+  const { turns, title } = job;
+  const pid = turn.request.handOff!(turn.services.session, {
+    conversation: conversation.ref.id,
+    workspace: turn.workspace.root,
+    title,
+    maxTurns: turns,
+    turnsBefore: job.turnsBefore,
+  });
+  turn.worker = { pid, turns, title };
+  turn.sink.log(
+    `labels of jp-c${conversation.ref.id}${
+      title ? " and its title" : ""
+    } go to worker ${pid}`,
+  );
 }

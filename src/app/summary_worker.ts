@@ -1,7 +1,9 @@
 /**
- * The detached worker (`jpt worker`): finishes what a query handed off. It
- * catches the conversation up (re-issuing the summary requests) and titles
- * it when asked, writing under the conversation lock with RFD 126's
+ * The detached worker (`jpt worker`): does the background work of a query,
+ * started as the query begins. Under the conversation's summary lease (a
+ * second worker for the same conversation leaves it to the first) it asks
+ * for at most the query's `batch_size` turns, and titles the conversation
+ * when asked, writing under the conversation lock with RFD 126's
  * freshness check. A held lock (the user's next query, or jp) is waited for,
  * up to a bound; past it nothing is written, and the labels stay in the
  * label store, where the next query's catch-up finds them without asking a
@@ -14,6 +16,8 @@
 import { turnSummarySettings } from "../config/load_config.ts";
 import { TitleTask } from "../task/title_task.ts";
 import { loadConversation } from "../workspace/conversation_io.ts";
+import { identityOf, type LabelRecorder } from "../labels/label_recorder.ts";
+import { takeSummaryLease } from "../labels/summary_lease.ts";
 import { Services } from "./services.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -31,6 +35,10 @@ export interface WorkerOptions {
   conversation: string;
   /** Title it too. */
   title: boolean;
+  /** The most turns to ask for (a query's `batch_size`); default: all. */
+  maxTurns?: number;
+  /** Only turns before this index (those the query found); default: all. */
+  beforeIndex?: number;
   /** Longest wait for a held lock (default 60 s). */
   lockWaitMs?: number;
   /** Stops the worker (its hard time limit is added). */
@@ -70,6 +78,47 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
   const workspace = await services.workspace();
   const ref = await resolveTarget(workspace, options.conversation);
   const labels = services.labels(workspace, log);
+  if (options.maxTurns !== 0) {
+    // One summarizer per conversation: a second worker leaves it to the first.
+    const lease = await takeSummaryLease(
+      session.env,
+      await identityOf(labels, ref),
+    );
+    if (lease === undefined) {
+      log(`jp-c${ref.id}: another summarizer is at work; left to it`);
+    } else {
+      try {
+        await catchUpWithRetries(services, workspace, ref, {
+          ...options,
+          deadline,
+          labels,
+        });
+      } finally {
+        await lease.release();
+      }
+    }
+  }
+  if (options.title && !signal.aborted) {
+    await titleConversation(services, workspace, ref, {
+      signal,
+      deadline,
+      log,
+    });
+  }
+}
+
+/**
+ * Catches the conversation up, asking the model on the first attempt even
+ * while the lock is held, then waiting for the lock (up to the deadline) to
+ * put in what the label store kept, asking for nothing more.
+ */
+async function catchUpWithRetries(
+  services: Services,
+  workspace: Workspace,
+  ref: ConversationRef,
+  options: WorkerOptions & { deadline: number; labels: LabelRecorder },
+): Promise<void> {
+  const { log, signal, deadline, labels } = options;
   for (let attempt = 0;; attempt++) {
     const loaded = await loadConversation(ref);
     const config = (await services.config(workspace, loaded)).values;
@@ -87,6 +136,14 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
       // The first attempt asks the model even while the lock is held; later
       // ones only put back, under the lock, what the store kept.
       proceedWhenLocked: attempt === 0,
+      ...(options.beforeIndex === undefined
+        ? {}
+        : { beforeIndex: options.beforeIndex }),
+      ...(attempt > 0
+        ? { maxTurns: 0 }
+        : options.maxTurns === undefined
+        ? {}
+        : { maxTurns: options.maxTurns }),
     });
     log(
       `jp-c${ref.id}: ${result.status}, ${result.summarized.length} summarized, ${result.restored.length} restored, ${result.skipped.length} skipped`,
@@ -101,13 +158,6 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
       break;
     }
     await sleep(250, signal);
-  }
-  if (options.title && !signal.aborted) {
-    await titleConversation(services, workspace, ref, {
-      signal,
-      deadline,
-      log,
-    });
   }
 }
 

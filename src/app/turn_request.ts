@@ -74,28 +74,35 @@ export function appendRequest(
 }
 
 /**
- * A new conversation's directory gets its title's name, or a title task is
- * spawned. Called once the request is saved, under the lock.
+ * A new conversation's directory gets its title's name, or it is to be
+ * titled: by a title task spawned here (`inProcess`), or by the worker.
+ * Called once the request is saved, under the lock.
  *
  * @param turn The turn.
  * @param conversation The new conversation.
  * @param checked The preflight.
+ * @param inProcess Spawn the title task here.
+ * @returns Whether the worker is to title it.
  */
 export async function nameOrTitle(
   turn: RequestTurn,
   conversation: LoadedConversation,
   checked: Preflight,
-): Promise<void> {
+  inProcess: boolean,
+): Promise<boolean> {
   const { request } = turn;
   if (conversation.metadata.title !== undefined) {
     conversation.ref = await renameConversationDirs(
       conversation.ref,
       conversation.metadata.title,
     );
-  } else if (
-    !request.noTitle &&
-    flag(checked.config, ["conversation", "title", "generate", "auto"])
-  ) {
+    return false;
+  }
+  if (
+    request.noTitle ||
+    !flag(checked.config, ["conversation", "title", "generate", "auto"])
+  ) return false;
+  if (inProcess) {
     turn.work.title = spawnTitleTask(turn.work.handler, turn.services, {
       workspace: turn.workspace,
       conversation,
@@ -105,6 +112,7 @@ export async function nameOrTitle(
       log: turn.sink.log,
     });
   }
+  return !inProcess;
 }
 
 function flag(config: Preflight["config"], path: string[]): boolean {

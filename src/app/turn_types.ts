@@ -53,15 +53,16 @@ export interface TurnRequest {
   /** Give up on a reply that sends nothing for this long, in milliseconds (default 120 s). */
   idleTimeoutMs?: number;
   /**
-   * Hand background work still running at the end to a detached worker
-   * instead of waiting for it (default: `conversation.turn_summary.generate.detach`).
-   * Without a {@linkcode TurnRequest.handOff} the work is always drained.
+   * Give the background work (labels, a title) to a worker from the start,
+   * so the turn never waits for it and nothing is asked twice (default:
+   * `conversation.turn_summary.generate.detach`). Without a
+   * {@linkcode TurnRequest.handOff} the work runs here and is drained.
    */
   detach?: boolean;
   /**
-   * Starts a worker that finishes the handed-off work (the CLI provides one
-   * that starts a detached `jpt worker`); without it nothing is handed off
-   * and no process is started.
+   * Starts a worker that does the turn's background work (the CLI provides
+   * one that starts a detached `jpt worker`); without it no process is
+   * started.
    */
   handOff?: HandOff;
 }
@@ -72,6 +73,10 @@ export interface WorkerJob {
   conversation: string;
   /** Generate the conversation's title too. */
   title: boolean;
+  /** The most turns to ask for (`batch_size`; 0: the title only). */
+  maxTurns: number;
+  /** How many turns the conversation had before this query's: only those are asked for. */
+  turnsBefore: number;
   /** The workspace root. */
   workspace: string;
 }
@@ -95,8 +100,10 @@ export interface TurnOutcome {
   reply: string;
   /** Why the model call failed, when it did. */
   error?: Error;
-  /** What the drain of background work did. */
+  /** What the drain of background work done here did. */
   drain: DrainReport;
+  /** The worker that took the background work, when one did. */
+  worker?: { pid: number; turns: number; title: boolean };
   /**
    * Background work that could not use its model for a reason that will not
    * fix itself (no key, refused key, unknown model, nothing listening): one

@@ -43,6 +43,20 @@ export function parseCount(value: string): number {
 }
 
 /**
+ * Parses a whole number of at least 0 (`worker --max-turns`).
+ *
+ * @param value The text given.
+ * @returns The number.
+ */
+export function parseWhole(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0) {
+    throw new InvalidArgumentError("expected a whole number of at least 0");
+  }
+  return count;
+}
+
+/**
  * Parses a positive number of seconds (`--timeout`).
  *
  * @param value The text given.

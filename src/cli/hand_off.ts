@@ -44,6 +44,10 @@ export function workerArgs(session: Session, job: WorkerJob): string[] {
     "worker",
     "--id",
     job.conversation,
+    "--max-turns",
+    String(job.maxTurns),
+    "--before",
+    String(job.turnsBefore),
     ...(job.title ? ["--title"] : []),
   ];
 }

@@ -91,6 +91,17 @@ export function addQueryCommand(
           ? {}
           : { idleTimeoutMs: idleSeconds * 1000 }),
       }, turnSink(context, opts.showReasoning === true, spinnerControl));
+      if (outcome.worker !== undefined && context.io.stderrIsTerminal) {
+        const { turns, title } = outcome.worker;
+        const what = [
+          ...(turns > 0 ? [`${turns} turn${turns === 1 ? "" : "s"}`] : []),
+          ...(title ? ["the title"] : []),
+        ].join(" and ");
+        context.io.err(
+          style.dim(`labels: ${what} continue in the background · jpt log`) +
+            "\n",
+        );
+      }
       for (const problem of outcome.problems) {
         context.io.err(`${style.warn("warning:")} ${sanitizeLine(problem)}\n`);
       }

@@ -7,7 +7,7 @@
 
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import { ExitCode } from "../errors/jpt_error.ts";
-import type { CommandDeps } from "./command_deps.ts";
+import { type CommandDeps, parseWhole } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";
 import { redactSecrets, secretsOf } from "./redact.ts";
 
@@ -30,6 +30,16 @@ export function addWorkerCommand(
     )
     .requiredOption("--id <conversation>", "the conversation")
     .option("--title", "title the conversation too")
+    .option(
+      "--max-turns <n>",
+      "the most turns to ask for (the query's batch_size; 0: the title only)",
+      parseWhole,
+    )
+    .option(
+      "--before <n>",
+      "only turns before this index (those the query found)",
+      parseWhole,
+    )
     .action(async (opts) => {
       const [{ runSummaryWorker }, { appendLogLine, workerLogPath }] =
         await Promise.all([
@@ -54,6 +64,8 @@ export function addWorkerCommand(
         await runSummaryWorker(context, {
           conversation: opts.id,
           title: opts.title === true,
+          ...(opts.maxTurns === undefined ? {} : { maxTurns: opts.maxTurns }),
+          ...(opts.before === undefined ? {} : { beforeIndex: opts.before }),
           signal: deps.signal,
           log,
           ...(Number.isFinite(wait) && wait >= 0 ? { lockWaitMs: wait } : {}),

@@ -38,8 +38,6 @@ export interface DrainReport {
   dropped: string[];
   /** Whether the finishing-tasks line was shown. */
   showedStatus: boolean;
-  /** Tasks handed to a detached worker instead (they were still running). */
-  handedOff?: string[];
 }
 
 interface Spawned {
@@ -98,39 +96,6 @@ export class TaskHandler {
       }
     })();
     this.#spawned.push(entry);
-  }
-
-  /**
-   * Hands the work off instead of waiting for it: syncs every task that has
-   * finished, and aborts (and drops) the ones still running, whose work the
-   * caller passes on (a detached worker redoes it).
-   *
-   * @returns The tasks that were still running.
-   */
-  async handOff(): Promise<BackgroundTask[]> {
-    const unfinished: BackgroundTask[] = [];
-    for (const entry of this.#spawned.splice(0)) {
-      if (!entry.finished) {
-        entry.controller.abort(
-          new DOMException("Handed off to a worker", "AbortError"),
-        );
-        unfinished.push(entry.task);
-        continue;
-      }
-      try {
-        await entry.task.sync();
-      } catch (error) {
-        this.#options.log(
-          `${entry.task.name}: sync failed: ${describe(error)}`,
-        );
-      }
-    }
-    return unfinished;
-  }
-
-  /** Whether every spawned task has finished its run. */
-  get allFinished(): boolean {
-    return this.#spawned.every((entry) => entry.finished);
   }
 
   /**

@@ -1,18 +1,22 @@
 import assert from "node:assert/strict";
 import { finishTurn } from "../../src/app/finish_turn.ts";
-import type { TurnRequest, WorkerJob } from "../../src/app/turn_types.ts";
+import type { TurnRequest } from "../../src/app/turn_types.ts";
 import {
   type BackgroundTask,
   TaskHandler,
 } from "../../src/task/task_handler.ts";
-import { testSession } from "../support/session.ts";
-import { tempWorkspace } from "../support/workspace.ts";
 
-/** A task that runs until it is aborted, and records a sync. */
-class PendingTask implements BackgroundTask {
-  readonly name = "pending work";
+/** A task that runs until it is aborted, or answers at once. */
+class Task implements BackgroundTask {
+  readonly name: string;
   synced = false;
+  readonly #quick: boolean;
+  constructor(name: string, quick: boolean) {
+    this.name = name;
+    this.#quick = quick;
+  }
   run(signal: AbortSignal): Promise<void> {
+    if (this.#quick) return Promise.resolve();
     return new Promise((_, reject) =>
       signal.addEventListener("abort", () => reject(signal.reason), {
         once: true,
@@ -25,78 +29,46 @@ class PendingTask implements BackgroundTask {
   }
 }
 
-function request(handOff?: TurnRequest["handOff"]): TurnRequest {
+function request(signal = new AbortController().signal): TurnRequest {
   return {
     message: "m",
     newConversation: false,
     persist: true,
-    signal: new AbortController().signal,
+    signal,
     drainBudgetMs: 50,
     drainGraceMs: 10,
-    ...(handOff ? { handOff } : {}),
   };
 }
 
-const sink = { text: () => {}, reasoning: () => {}, log: () => {} };
-
-Deno.test("finishTurn() without a hand-off drains under the budget, even with detach on", async () => {
-  await using ws = await tempWorkspace();
+Deno.test("finishTurn() drains under the budget: finished work is written, the rest aborted, the lease given back", async () => {
   const handler = new TaskHandler({ log: () => {} });
-  handler.spawn(new PendingTask());
-  const { drain } = await finishTurn(testSession(ws), {
+  const quick = new Task("quick work", true);
+  handler.spawn(quick);
+  handler.spawn(new Task("slow work", false));
+  let released = 0;
+  const { drain } = await finishTurn({
     handler,
     summaries: undefined,
     title: undefined,
-  }, {
-    conversation: "1",
-    workspace: ws.root,
-  }, { request: request(), detach: true, sink });
-  assert.equal(drain.handedOff, undefined);
-  assert.deepEqual(drain.aborted, ["pending work"]);
+    lease: { release: () => Promise.resolve(void released++) },
+  }, request());
+  assert.ok(drain.finished.includes("quick work"));
+  assert.ok(drain.aborted.includes("slow work"), JSON.stringify(drain));
+  assert.equal(quick.synced, true);
+  assert.equal(released, 1);
 });
 
-Deno.test("finishTurn() with a hand-off and detach gives the unfinished work to it", async () => {
-  await using ws = await tempWorkspace();
+Deno.test("finishTurn() after Ctrl-C still gives the lease back", async () => {
   const handler = new TaskHandler({ log: () => {} });
-  handler.spawn(new PendingTask());
-  const jobs: WorkerJob[] = [];
-  const { drain } = await finishTurn(testSession(ws), {
+  handler.spawn(new Task("quick work", true));
+  const controller = new AbortController();
+  controller.abort();
+  let released = 0;
+  await finishTurn({
     handler,
     summaries: undefined,
     title: undefined,
-  }, {
-    conversation: "1",
-    workspace: ws.root,
-  }, {
-    request: request((_s, job) => (jobs.push(job), 1)),
-    detach: true,
-    sink,
-  });
-  assert.deepEqual(drain.handedOff, ["pending work"]);
-  assert.deepEqual(jobs, [{
-    conversation: "1",
-    workspace: ws.root,
-    title: false,
-  }]);
-});
-
-Deno.test("finishTurn() with a hand-off but detach off drains", async () => {
-  await using ws = await tempWorkspace();
-  const handler = new TaskHandler({ log: () => {} });
-  handler.spawn(new PendingTask());
-  const jobs: WorkerJob[] = [];
-  const { drain } = await finishTurn(testSession(ws), {
-    handler,
-    summaries: undefined,
-    title: undefined,
-  }, {
-    conversation: "1",
-    workspace: ws.root,
-  }, {
-    request: request((_s, job) => (jobs.push(job), 1)),
-    detach: false,
-    sink,
-  });
-  assert.equal(jobs.length, 0);
-  assert.equal(drain.handedOff, undefined);
+    lease: { release: () => Promise.resolve(void released++) },
+  }, { ...request(controller.signal), drainBudgetMs: 10_000 });
+  assert.equal(released, 1);
 });

@@ -49,8 +49,9 @@ Deno.test("a script that imports the package and runs a turn with summaries pend
   assert.doesNotMatch(stderr, /run access|Requires run/i);
   const result = JSON.parse(new TextDecoder().decode(output.stdout));
   assert.equal(result.status, "ok");
-  // Drained (aborted at the budget), never handed off.
-  assert.equal(result.drain.handedOff, undefined);
+  // Drained (aborted at the budget): no worker.
+  assert.equal(result.worker, undefined);
+  assert.deepEqual(result.drain.aborted, ["turn summaries of jp-c17800000000"]);
   const stream = ConversationStream.parse(
     await Deno.readFile(join(dir, "events.json")),
   );

@@ -3,6 +3,10 @@ import { join } from "node:path";
 import { runTurn } from "../../src/app/run_turn.ts";
 import type { TurnSink, WorkerJob } from "../../src/app/turn_types.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
+import { Services } from "../../src/app/services.ts";
+import { identityOf } from "../../src/labels/label_recorder.ts";
+import { takeSummaryLease } from "../../src/labels/summary_lease.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 import { chatCompletion, FakeLlm } from "../support/fake_llm.ts";
 import {
   testSession,
@@ -59,7 +63,7 @@ Deno.test("runTurn() in process: the request and the reply are stored, backgroun
   assert.deepEqual(started, []);
   assert.equal(outcome.status, "ok");
   assert.equal(outcome.reply, "the answer");
-  assert.deepEqual(outcome.drain.handedOff ?? [], []);
+  assert.equal(outcome.worker, undefined);
   const stream = ConversationStream.parse(
     await Deno.readFile(join(dir, "events.json")),
   );
@@ -69,19 +73,14 @@ Deno.test("runTurn() in process: the request and the reply are stored, backgroun
   assert.equal(sink.pieces.join(""), "the answer");
 });
 
-Deno.test("runTurn() hands unfinished work to the caller's hand-off, and only then", async () => {
+Deno.test("runTurn() with a hand-off gives the background work to one worker from the start, and asks nothing itself", async () => {
   await using ws = await tempWorkspace();
-  let release: () => void = () => {};
-  const slow = new Promise<void>((resolve) => release = resolve);
-  await using llm = FakeLlm.start(async (request) => {
-    if (isSummaryRequest(request.body)) await slow;
-    return { stream: { pieces: ["reply"] } };
-  });
+  await using llm = FakeLlm.start(() => ({ stream: { pieces: ["reply"] } }));
   await useFakeModel(ws, llm.url);
   await writeConversation(
     ws.conversations,
     "17800000000",
-    simpleTurns("t0", 1),
+    simpleTurns("t0", 7),
   );
   const jobs: WorkerJob[] = [];
   const outcome = await runTurn(testSession(ws), {
@@ -95,14 +94,56 @@ Deno.test("runTurn() hands unfinished work to the caller's hand-off, and only th
       return 4242;
     },
   }, collectingSink());
-  release();
   assert.equal(outcome.status, "ok");
-  assert.equal(jobs.length, 1);
-  assert.equal(jobs[0]!.conversation, "17800000000");
-  assert.equal(jobs[0]!.workspace, ws.root);
-  assert.deepEqual(outcome.drain.handedOff, [
-    "turn summaries of jp-c17800000000",
-  ]);
+  // batch_size (5 by default) bounds what one query causes to be asked.
+  assert.deepEqual(jobs, [{
+    conversation: "17800000000",
+    workspace: ws.root,
+    title: false,
+    maxTurns: 5,
+    turnsBefore: 7,
+  }]);
+  assert.deepEqual(outcome.worker, { pid: 4242, turns: 5, title: false });
+  // Only the chat request reached the model: the worker asks for labels.
+  assert.equal(llm.requests.length, 1);
+});
+
+Deno.test("runTurn() starts no worker while another summarizer holds the conversation's lease", async () => {
+  await using ws = await tempWorkspace();
+  await using llm = FakeLlm.start(() => ({ stream: { pieces: ["reply"] } }));
+  await useFakeModel(ws, llm.url);
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    simpleTurns("t0", 2),
+  );
+  const session = testSession(ws);
+  const labels = new Services(session).labels(
+    await Workspace.open(ws.root, session.env),
+  );
+  const lease = await takeSummaryLease(
+    session.env,
+    await identityOf(labels, {
+      id: "17800000000",
+      copies: [{ root: undefined, dir }],
+    }),
+  );
+  assert.ok(lease);
+  try {
+    const jobs: WorkerJob[] = [];
+    const outcome = await runTurn(session, {
+      message: "next",
+      newConversation: false,
+      persist: true,
+      signal: new AbortController().signal,
+      detach: true,
+      handOff: (_s, job) => (jobs.push(job), 1),
+    }, collectingSink());
+    assert.equal(outcome.status, "ok");
+    assert.deepEqual(jobs, []);
+  } finally {
+    await lease.release();
+  }
 });
 
 Deno.test("runTurn() for a new conversation that cannot start writes nothing", async () => {

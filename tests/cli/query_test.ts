@@ -158,7 +158,12 @@ Deno.test({
       "/dev/null",
     ],
     cwd: ws.root,
-    env: { ...ws.env, NO_COLOR: "1" },
+    // The drain (detach off): the summary is asked here, overlapping the turn.
+    env: {
+      ...ws.env,
+      NO_COLOR: "1",
+      JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_DETACH: "false",
+    },
     stdout: "piped",
     stderr: "piped",
   }).output();

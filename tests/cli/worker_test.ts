@@ -81,9 +81,10 @@ Deno.test("with the summary slower than the turn, the pipes close right after th
   // runJpt read stdout and stderr to their end: the query is gone.
   assert.equal(second.code, 0, second.stderr);
   assert.equal(second.stdout, "Reply.\n");
-  const summary = llm.chatRequests.filter(isSummary);
-  assert.equal(summary.length, 1, "the query had started the summary");
-  assert.equal(summary[0]!.answeredAt, undefined, "and did not wait for it");
+  // The query did not wait for the summary (its worker asks for it).
+  assert.ok(
+    llm.chatRequests.filter(isSummary).every((r) => r.answeredAt === undefined),
+  );
   await eventually(
     "the summary landed",
     async () => (await summaryOfTurn1()) !== undefined,
@@ -202,7 +203,7 @@ Deno.test({
       "[conversation.turn_summary.generate]\nbatch_size = 1\n",
     );
     lockPath = lock;
-    // The query's own request is handed off at once; the worker asks again.
+    // The worker asks for turn 1 from the start of the query.
     const second = await runJpt(["query", "second question"], {
       cwd: ws.root,
       env,
@@ -253,7 +254,7 @@ Deno.test({
     const pid = await workerPid(log);
     await eventually(
       "the worker asked the model",
-      () => Promise.resolve(llm.chatRequests.filter(isSummary).length >= 2),
+      () => Promise.resolve(llm.chatRequests.filter(isSummary).length >= 1),
     );
     Deno.kill(pid, "SIGKILL");
     const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });

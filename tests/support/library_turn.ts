@@ -28,4 +28,10 @@ const outcome = await runTurn({
   drainBudgetMs: 200,
   drainGraceMs: 100,
 }, { text: () => {}, reasoning: () => {}, log: () => {} });
-console.log(JSON.stringify({ status: outcome.status, drain: outcome.drain }));
+console.log(
+  JSON.stringify({
+    status: outcome.status,
+    drain: outcome.drain,
+    worker: outcome.worker,
+  }),
+);

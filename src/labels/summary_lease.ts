@@ -1,0 +1,82 @@
+/**
+ * The summary lease: at most one summarizer works on a conversation at a
+ * time, across processes (a query's background catch-up, a detached worker,
+ * `jpt watch`), so no turn is asked for twice. The lease is an advisory
+ * lock on a file in jpt's data directory (`leases/<record name>.lock`),
+ * named like the conversation's label record: the operating system releases
+ * it when its holder dies, so it expires with a crashed process and never
+ * needs cleaning up.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { jptDataDir } from "../workspace/jpt_data_dir.ts";
+import { ConversationLock, LockHeldError } from "../workspace/lock.ts";
+import type { EnvReader } from "../workspace/user_dirs.ts";
+import type { ConversationIdentity } from "./label_store.ts";
+
+/** A held lease. */
+export interface SummaryLease {
+  /** Gives the lease back. */
+  release(): Promise<void>;
+}
+
+/** A lease that guards nothing (no data directory: nothing to share it with). */
+const NO_LEASE: SummaryLease = { release: () => Promise.resolve() };
+
+/**
+ * Takes a conversation's summary lease if it is free.
+ *
+ * @param env Environment access (where jpt's data directory is).
+ * @param conversation The conversation in its checkout.
+ * @returns The lease, or `undefined` when another live summarizer holds it.
+ */
+export async function takeSummaryLease(
+  env: EnvReader,
+  conversation: ConversationIdentity,
+): Promise<SummaryLease | undefined> {
+  const path = leasePath(env, conversation);
+  if (path === undefined) return NO_LEASE;
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  try {
+    return await ConversationLock.acquire(path);
+  } catch (error) {
+    if (error instanceof LockHeldError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Whether another live summarizer holds a conversation's lease (without
+ * taking it).
+ *
+ * @param env Environment access.
+ * @param conversation The conversation in its checkout.
+ * @returns `true` when it is held.
+ */
+export async function summaryLeaseHeld(
+  env: EnvReader,
+  conversation: ConversationIdentity,
+): Promise<boolean> {
+  const path = leasePath(env, conversation);
+  return path === undefined ? false : await ConversationLock.isHeld(path);
+}
+
+function leasePath(
+  env: EnvReader,
+  conversation: ConversationIdentity,
+): string | undefined {
+  const dir = jptDataDir(env);
+  if (dir === undefined) return undefined;
+  const name = createHash("sha256").update(
+    JSON.stringify([
+      "jpt-lease-1",
+      conversation.root,
+      conversation.workspaceId ?? "",
+      conversation.conversationId,
+    ]),
+  ).digest("hex");
+  return join(dir, "leases", `${name}.lock`);
+}
