@@ -214,6 +214,7 @@ async function backfillOne(
       timeoutMs: options.timeoutMs,
       resolveModel: () => services.summaryModelOf(resolved),
       labels: services.labels(workspace),
+      covered: await services.pendingBatchTurns(workspace, ref.id),
       ...(options.log ? { log: options.log } : {}),
       onProgress: (summarized, candidates) =>
         options.onProgress?.(outcome.id, summarized, candidates),

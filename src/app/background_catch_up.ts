@@ -10,7 +10,7 @@
 
 import type { ConfigTable } from "../config/config_tree.ts";
 import { turnSummarySettings } from "../config/load_config.ts";
-import { candidateIndices } from "../summary/candidates.ts";
+import { candidateIndices, uncovered } from "../summary/candidates.ts";
 import type { TaskHandler } from "../task/task_handler.ts";
 import { TurnSummaryTask } from "../task/turn_summary_task.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
@@ -86,7 +86,11 @@ export async function backgroundCatchUp(
     restored: restored.length,
     forWorker: 0,
   };
-  const candidates = candidateIndices(conversation.stream);
+  const candidates = uncovered(
+    conversation.stream,
+    candidateIndices(conversation.stream),
+    await services.pendingBatchTurns(workspace, conversation.ref.id),
+  );
   if (candidates.length === 0) return none;
   const identity = await identityOf(labels, conversation.ref);
   const env = services.session.env;

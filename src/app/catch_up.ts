@@ -12,7 +12,7 @@
  * @module
  */
 
-import { candidateIndices } from "../summary/candidates.ts";
+import { candidateIndices, uncovered } from "../summary/candidates.ts";
 import { requestId } from "../summary/prepared_turn.ts";
 import {
   type SkippedTurn,
@@ -70,6 +70,10 @@ export interface CatchUpOptions {
    * worker labels at most `batch_size` turns (RFD 126). Default: all.
    */
   maxTurns?: number;
+  /**
+   * Content keys of turns a pending batch covers: never asked for here.
+   */
+  covered?: ReadonlySet<string>;
   /**
    * Only turns before this index are asked for: a query's worker labels the
    * turns the query found, not the one it added.
@@ -165,8 +169,12 @@ export async function catchUpConversation(
   let current = opened.conversation;
   result.restored.push(...opened.restored);
   const snapshot = current.stream;
-  const candidates = candidateIndices(snapshot).filter((index) =>
-    index < (options.beforeIndex ?? Infinity)
+  const candidates = uncovered(
+    snapshot,
+    candidateIndices(snapshot).filter((index) =>
+      index < (options.beforeIndex ?? Infinity)
+    ),
+    options.covered ?? new Set(),
   ).slice(0, options.maxTurns ?? Infinity);
   if (candidates.length === 0) {
     return {

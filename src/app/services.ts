@@ -21,6 +21,7 @@ import {
   type LabelRecorder,
   openLabelRecorder,
 } from "../labels/label_recorder.ts";
+import { coveredTurns, readState, statePath } from "../summary/batch_state.ts";
 import { PROMPT_VERSION } from "../summary/prompt.ts";
 import {
   createSummarizer,
@@ -33,6 +34,9 @@ import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { currentWorkspace, effectiveConfig, type Session } from "./session.ts";
 
+/** How long a read of the Batch-API state file is reused. */
+const BATCH_STATE_TTL_MS = 5_000;
+
 /** The services of one flow run; see the module doc. */
 export class Services {
   /** Where the flow runs. */
@@ -40,6 +44,8 @@ export class Services {
   readonly #windows = new Map<string, Promise<ContextWindow>>();
   readonly #warn: (line: string) => void;
   #workspace: Promise<Workspace> | undefined;
+  #batches: Promise<Map<string, Set<string>>> | undefined;
+  #batchesReadAt = 0;
 
   /**
    * Builds the services of a session.
@@ -142,6 +148,36 @@ export class Services {
       endpoint,
       client: await createClient(endpoint, this.session.env),
     };
+  }
+
+  /**
+   * The turns of a conversation that a pending Batch-API batch covers (by
+   * content key): a direct catch-up does not buy them again. The state file
+   * is read at most once every few seconds (a run, or a long `jpt watch`).
+   *
+   * @param workspace The workspace.
+   * @param conversationId The conversation.
+   * @returns Their content keys (empty when no batch is pending).
+   */
+  async pendingBatchTurns(
+    workspace: Workspace | undefined,
+    conversationId: string,
+  ): Promise<ReadonlySet<string>> {
+    if (workspace === undefined) return new Set();
+    if (performance.now() - this.#batchesReadAt > BATCH_STATE_TTL_MS) {
+      this.#batches = undefined;
+    }
+    this.#batches ??= (async () => {
+      this.#batchesReadAt = performance.now();
+      try {
+        const path = await statePath(this.session.env, workspace.root);
+        return coveredTurns(await readState(path));
+      } catch {
+        // No data directory, or a state file `--resume` will report.
+        return new Map<string, Set<string>>();
+      }
+    })();
+    return (await this.#batches).get(conversationId) ?? new Set();
   }
 
   /**

@@ -132,6 +132,7 @@ async function catchUpWithRetries(
       timeoutMs: 120_000,
       resolveModel: () => services.summaryModel(config, signal),
       labels,
+      covered: await services.pendingBatchTurns(workspace, ref.id),
       log,
       // The first attempt asks the model even while the lock is held; later
       // ones only put back, under the lock, what the store kept.

@@ -222,6 +222,7 @@ class Watcher {
       timeoutMs: this.#options.timeoutMs ?? 120_000,
       resolveModel: () => services.summaryModel(config, this.#options.signal),
       labels: this.#labels,
+      covered: await services.pendingBatchTurns(this.#workspace, ref.id),
       ...(this.#options.log ? { log: this.#options.log } : {}),
     }).catch((error) => {
       // A model that cannot be resolved (no key) fails the whole catch-up.

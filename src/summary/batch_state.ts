@@ -118,3 +118,24 @@ export async function writeState(
     ),
   );
 }
+
+/**
+ * The turns pending batches cover, by conversation: their content keys. A
+ * direct catch-up leaves them to the batch (they are paid for already).
+ *
+ * @param batches The pending batches.
+ * @returns Content keys by conversation id.
+ */
+export function coveredTurns(
+  batches: readonly SubmittedBatch[],
+): Map<string, Set<string>> {
+  const covered = new Map<string, Set<string>>();
+  for (const batch of batches) {
+    for (const request of Object.values(batch.requests)) {
+      const keys = covered.get(request.conversation) ?? new Set<string>();
+      for (const turn of request.turns) keys.add(turn.content_key);
+      covered.set(request.conversation, keys);
+    }
+  }
+  return covered;
+}

@@ -8,6 +8,7 @@
 
 import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
+import { turnContentKey } from "./turn_content_key.ts";
 
 /**
  * The candidates, newest first, found without building the turns before the
@@ -48,4 +49,23 @@ export function turnsAt(
     const turn = turns[index];
     return turn === undefined ? [] : [turn];
   });
+}
+
+/**
+ * The candidates left once the turns others will label are set aside (a
+ * pending batch covers them, by content key).
+ *
+ * @param stream The stream.
+ * @param indices Candidate indices.
+ * @param covered Content keys to leave out.
+ * @returns The indices not covered, in their order.
+ */
+export function uncovered(
+  stream: ConversationStream,
+  indices: readonly number[],
+  covered: ReadonlySet<string>,
+): number[] {
+  if (covered.size === 0) return [...indices];
+  const turns = stream.turns();
+  return indices.filter((index) => !covered.has(turnContentKey(turns[index]!)));
 }

@@ -184,3 +184,38 @@ Deno.test("Ctrl-C while waiting keeps the batch for --resume; nothing is written
   assert.equal(JSON.parse(resumed.stdout).totals.summarized, 6);
   assert.equal(api.batches.length, 1, "no second batch was submitted");
 });
+
+Deno.test("while a batch is pending nothing it covers is bought directly, and its answer never replaces a label set meanwhile", async () => {
+  await using api = new FakeBatchApi();
+  const { ws, dirs, env } = await setUp(2, api);
+  await using _ = ws;
+  const submitted = await runJpt(
+    ["summarize", "--all", "--batch-api", "--no-wait"],
+    { cwd: ws.root, env },
+  );
+  assert.equal(submitted.code, 0, submitted.stderr);
+  // The user labels a turn by hand while the batch is pending.
+  const events = join(dirs[0]!, "events.json");
+  const stream = ConversationStream.parse(await Deno.readFile(events));
+  stream.setTurnSummary("c0t1", "My own label");
+  await Deno.writeFile(events, stream.serialize());
+  // A direct backfill and a query leave the covered turns to the batch.
+  const direct = await runJpt(["summarize", "--all", "--json"], {
+    cwd: ws.root,
+    env,
+  });
+  assert.equal(direct.code, 0, direct.stderr);
+  assert.equal(JSON.parse(direct.stdout).totals.summarized, 0);
+  assert.equal(api.directRequests, 0, "nothing bought directly");
+  const resumed = await runJpt(
+    ["summarize", "--batch-api", "--resume", "--json"],
+    { cwd: ws.root, env },
+  );
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(JSON.parse(resumed.stdout).totals.skipped.labelled, 1);
+  assert.deepEqual(await summaries(dirs[0]!), [
+    "Summarize turn c0t0",
+    "My own label",
+    "Summarize turn c0t2",
+  ]);
+});
