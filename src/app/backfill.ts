@@ -27,7 +27,8 @@ import { mapBounded } from "../workspace/map_bounded.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
 import { Services } from "./services.ts";
 import { catchUpConversation } from "./catch_up.ts";
-import { planCatchUp, type PlannedBatch } from "../summary/plan_catch_up.ts";
+import type { PlannedBatch } from "../summary/plan_catch_up.ts";
+import { planConversation } from "./plan_conversation.ts";
 import {
   currentWorkspace,
   optionalWorkspace,
@@ -46,6 +47,11 @@ export interface BackfillOptions {
   batchSize?: number | undefined;
   /** Plan only: send nothing, write nothing. */
   dryRun: boolean;
+  /**
+   * Also ask again for labelled turns: `model`, those a model wrote; `all`,
+   * a person's too (`--force`, `--force-user`).
+   */
+  force?: "model" | "all" | undefined;
   /** Stops the backfill (in-flight requests are aborted). */
   signal: AbortSignal;
   /** Longest wait for one request, in milliseconds. */
@@ -196,13 +202,17 @@ async function backfillOne(
     outcome.model = `${resolved.model.id.provider}/${resolved.model.id.name}`;
     outcome.context_window = resolved.contextWindow;
     if (options.dryRun) {
-      const plan = await planCatchUp(loaded.stream, {
+      const plan = await planConversation(services, workspace, loaded, {
         contextWindow: resolved.contextWindow.tokens,
         batchSize,
+        force: options.force,
       });
       outcome.batches = plan.batches;
       outcome.oversized = plan.oversized;
-      outcome.status = plan.hasCandidates ? "dry_run" : "nothing_to_do";
+      outcome.restored = plan.restored;
+      outcome.status = plan.hasCandidates || plan.restored.length > 0
+        ? "dry_run"
+        : "nothing_to_do";
       return outcome;
     }
     const result = await catchUpConversation({
@@ -215,6 +225,7 @@ async function backfillOne(
       resolveModel: () => services.summaryModelOf(resolved),
       labels: services.labels(workspace),
       covered: await services.pendingBatchTurns(workspace, ref.id),
+      force: options.force,
       ...(options.log ? { log: options.log } : {}),
       onProgress: (summarized, candidates) =>
         options.onProgress?.(outcome.id, summarized, candidates),

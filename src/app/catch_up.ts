@@ -31,7 +31,8 @@ import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import { LockHeldError } from "../workspace/lock.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { type HELD, withConversation } from "../workspace/unit_of_work.ts";
-import { restoreLabels } from "../labels/restore_labels.ts";
+import type { LabelRecord } from "../labels/label_store.ts";
+import { labelsToRedo, restoreLabels } from "../labels/restore_labels.ts";
 
 /** The longest a catch-up keeps answers before writing them. */
 const WRITE_INTERVAL_MS = 5_000;
@@ -70,6 +71,12 @@ export interface CatchUpOptions {
    * worker labels at most `batch_size` turns (RFD 126). Default: all.
    */
   maxTurns?: number;
+  /**
+   * Also ask again for labelled turns (`jpt summarize --force`): `model`,
+   * those a model wrote; `all`, a person's too. Each answer replaces only
+   * the label the turn held when it was asked for.
+   */
+  force?: "model" | "all" | undefined;
   /**
    * Content keys of turns a pending batch covers: never asked for here.
    */
@@ -169,11 +176,15 @@ export async function catchUpConversation(
   let current = opened.conversation;
   result.restored.push(...opened.restored);
   const snapshot = current.stream;
+  const wanted = [
+    ...candidateIndices(snapshot),
+    ...(options.force === undefined || opened.record === undefined
+      ? []
+      : labelsToRedo(snapshot, opened.record, options.force)),
+  ].sort((a, b) => b - a);
   const candidates = uncovered(
     snapshot,
-    candidateIndices(snapshot).filter((index) =>
-      index < (options.beforeIndex ?? Infinity)
-    ),
+    wanted.filter((index) => index < (options.beforeIndex ?? Infinity)),
     options.covered ?? new Set(),
   ).slice(0, options.maxTurns ?? Infinity);
   if (candidates.length === 0) {
@@ -246,6 +257,16 @@ export async function catchUpConversation(
   return result;
 }
 
+/** A conversation opened for a catch-up. */
+export interface Opened {
+  /** The conversation as it now is. */
+  conversation: LoadedConversation;
+  /** The turns restored from the label store. */
+  restored: SummarizedTurn[];
+  /** The conversation's label record, when labels are kept. */
+  record?: LabelRecord;
+}
+
 /**
  * The first step of a catch-up (direct or through the Batch API), under the
  * conversation's lock: stray temporary files removed, the conversation read
@@ -263,19 +284,19 @@ export async function openForCatchUp(
   workspace: Workspace | undefined,
   ref: ConversationRef,
   options: Pick<CatchUpOptions, "loaded" | "labels">,
-): Promise<{ conversation: LoadedConversation; restored: SummarizedTurn[] }> {
+): Promise<Opened> {
   const opened = await withConversation(workspace, ref, {
     lock: "now",
     reuse: options.loaded,
-  }, async (conversation) => {
+  }, async (conversation): Promise<Opened> => {
     if (options.labels === undefined) return { conversation, restored: [] };
-    const { restored } = await restoreLabels(
+    const { restored, record } = await restoreLabels(
       conversation.stream,
       options.labels,
       ref,
       { recordFileLabels: true },
     );
-    return { conversation, restored };
+    return { conversation, restored, record };
   });
   // `now` mode throws when the lock is held.
   return opened as Exclude<typeof opened, typeof HELD>;
@@ -289,11 +310,7 @@ async function openOrRead(
   workspace: Workspace | undefined,
   ref: ConversationRef,
   options: CatchUpOptions,
-): Promise<
-  { conversation: LoadedConversation; restored: SummarizedTurn[] } | {
-    locked: string;
-  }
-> {
+): Promise<Opened | { locked: string }> {
   try {
     return await openForCatchUp(workspace, ref, options);
   } catch (error) {

@@ -10,7 +10,7 @@ import type { Turn } from "../conversation/turn.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
 import { loadConversation } from "../workspace/conversation_io.ts";
 import { identityOf } from "../labels/label_recorder.ts";
-import { restorableLabels } from "../labels/restore_labels.ts";
+import { labelSource, restorableLabels } from "../labels/restore_labels.ts";
 import { Services } from "./services.ts";
 import { type Session, targetConversation } from "./session.ts";
 
@@ -32,6 +32,12 @@ export interface TurnRow {
    * fingerprint recorded when it was written).
    */
   stale?: boolean | null;
+  /**
+   * With `stale`: who wrote the label, by the conversation's record
+   * (`model`: `jpt summarize --force` asks again for it; `user`, `file`: a
+   * person's), or `null` when unknown.
+   */
+  source?: "model" | "user" | "file" | null;
 }
 
 /**
@@ -67,6 +73,7 @@ export async function listTurns(
         ? undefined
         : record.byEventId(turn.id)?.key;
       row.stale = bound === undefined ? null : bound !== turnContentKey(turn);
+      row.source = labelSource(turn, record) ?? null;
     }
     rows.push(row);
   }

@@ -98,6 +98,11 @@ export function formatOutcomes(
           sanitizeLine(turn.id)
         }): ~${turn.tokens} tokens, never sent\n`;
       }
+      for (const turn of outcome.restored) {
+        text += `  restored, no request: # Turn ${turn.index + 1} (${
+          sanitizeLine(turn.id)
+        }): ${sanitizeLine(turn.summary)}\n`;
+      }
       continue;
     }
     text += `${head}: ${outcome.summarized.length} summarized, ${

@@ -64,6 +64,14 @@ export function addSummarizeCommand(
       120,
     )
     .option(
+      "--force",
+      "also ask again for labelled turns a model labelled (yours are kept)",
+    )
+    .option(
+      "--force-user",
+      "with --force: ask again for labels people wrote too",
+    )
+    .option(
       "--batch-api",
       "submit through the OpenAI Batch API (half the price; results within 24 h), wait, apply",
     )
@@ -81,6 +89,14 @@ export function addSummarizeCommand(
       const context = deps.context();
       if (opts.batchApi !== true && (opts.resume || opts.wait === false)) {
         throw new UsageError("--resume and --no-wait go with --batch-api");
+      }
+      if (opts.forceUser && !opts.force) {
+        throw new UsageError("--force-user goes with --force");
+      }
+      if (opts.force && opts.batchApi) {
+        throw new UsageError(
+          "--force asks directly; leave out --batch-api (or run it after the batch)",
+        );
       }
       if (opts.batchApi === true) {
         if (opts.dryRun) {
@@ -118,8 +134,12 @@ const SUMMARIZE_HELP =
   "covers is kept in jpt's data directory, so --resume applies a batch after the process that\n" +
   "submitted it ended. Results are checked against each turn's fingerprint before they are\n" +
   "written, as direct answers are. JPT_BATCH_POLL_SECS sets the polling interval (default 30).\n\n" +
+  "Labels you wrote (jpt edit, or in the file) are never replaced. A label removed while its turn\n" +
+  "keeps its event_id is asked for again. --force asks again for the labels a model wrote (after\n" +
+  "changing the model or the prompt); add --force-user to redo yours too; jpt turns --stale\n" +
+  "shows which labels --force would redo.\n\n" +
   "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --jobs 8\n  jpt summarize --all --json\n" +
-  "  jpt summarize --all --batch-api --no-wait\n  jpt summarize --batch-api --resume\n";
+  "  jpt summarize --force --dry-run\n  jpt summarize --all --batch-api --no-wait\n  jpt summarize --batch-api --resume\n";
 
 /** `jpt summarize` without `--batch-api`: the direct backfill with progress and a report. */
 async function runDirectBackfill(
@@ -132,6 +152,8 @@ async function runDirectBackfill(
     jobs: number;
     timeout: number;
     json?: true;
+    force?: true;
+    forceUser?: true;
   },
   deps: CommandDeps,
 ): Promise<void> {
@@ -149,6 +171,7 @@ async function runDirectBackfill(
     batchSize: opts.batchSize,
     dryRun,
     jobs: opts.jobs,
+    force: opts.force ? (opts.forceUser ? "all" : "model") : undefined,
     signal: deps.signal,
     timeoutMs: opts.timeout * 1000,
     log: (line) => context.verbose && context.io.err(`${sanitizeLine(line)}\n`),

@@ -34,7 +34,7 @@ export function addTurnsCommand(
     .addOption(jsonOption())
     .option(
       "--stale",
-      "mark summaries whose turn changed since jpt wrote them ([stale]; [unverified] when unknown)",
+      "mark summaries whose turn changed since jpt wrote them ([stale]; [unverified] when unknown) and those a model wrote, which summarize --force would redo ([model])",
     )
     .addHelpText(
       "after",
@@ -95,5 +95,6 @@ export function formatTurnLine(row: TurnRow, style?: Style): string {
     : row.stale === null && row.summary !== null
     ? ` ${marker("[unverified]")}`
     : "";
-  return `# Turn ${row.index + 1}${id}: ${label}${mark}\n`;
+  const source = row.source === "model" ? ` ${marker("[model]")}` : "";
+  return `# Turn ${row.index + 1}${id}: ${label}${mark}${source}\n`;
 }

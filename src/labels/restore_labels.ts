@@ -23,7 +23,7 @@ import type { Turn } from "../conversation/turn.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import { identityOf, type LabelRecorder } from "./label_recorder.ts";
-import type { LabelEntry, LabelRecord } from "./label_store.ts";
+import type { LabelEntry, LabelRecord, LabelSource } from "./label_store.ts";
 
 /** What a restore did. */
 export interface RestoreReport {
@@ -33,6 +33,8 @@ export interface RestoreReport {
   recorded: number;
   /** Turns whose label was removed on purpose: asked for again. */
   cleared: number;
+  /** The conversation's record as it now is. */
+  record: LabelRecord;
 }
 
 /**
@@ -71,9 +73,14 @@ export async function restoreLabels(
   ref: ConversationRef,
   options: { recordFileLabels?: boolean } = {},
 ): Promise<RestoreReport> {
-  const report: RestoreReport = { restored: [], recorded: 0, cleared: 0 };
   const identity = await identityOf(recorder, ref);
   const record = await recorder.store.read(identity);
+  const report: RestoreReport = {
+    restored: [],
+    recorded: 0,
+    cleared: 0,
+    record,
+  };
   if (record.entries.length === 0 && !options.recordFileLabels) return report;
   const taken = new Set<LabelEntry>();
   let changed = false;
@@ -165,4 +172,42 @@ function recordFound(
     time,
   });
   return "recorded";
+}
+
+/**
+ * The labelled turns `jpt summarize --force` asks for again: those a model
+ * wrote (by the record), or with `all` every label, a person's too.
+ *
+ * @param stream The conversation's stream.
+ * @param record Its record.
+ * @param which `model`: only labels a model wrote; `all`: every label.
+ * @returns Their indices, newest first.
+ */
+export function labelsToRedo(
+  stream: ConversationStream,
+  record: LabelRecord,
+  which: "model" | "all",
+): number[] {
+  return [...stream.turnsNewestFirst()].filter((turn) =>
+    turn.isComplete() && turn.summary !== undefined &&
+    (which === "all" || labelSource(turn, record) === "model")
+  ).map((turn) => turn.index);
+}
+
+/**
+ * Who wrote a turn's label, by its record: `model`, `user` (through jpt
+ * edit) or `file` (found in the file, a person's word); `undefined` for a
+ * label the record does not know.
+ *
+ * @param turn The turn.
+ * @param record Its conversation's record.
+ * @returns The source.
+ */
+export function labelSource(
+  turn: Turn,
+  record: LabelRecord,
+): LabelSource | undefined {
+  if (turn.id === undefined || turn.summary === undefined) return undefined;
+  const entry = record.byEventId(turn.id);
+  return entry?.summary === turn.summary ? entry.source : undefined;
 }

@@ -43,14 +43,20 @@ export interface CatchUpPlan {
  * Plans the catch-up of a stream.
  *
  * @param stream The conversation's stream (not changed).
- * @param options The model's context window and the batch size.
+ * @param options The model's context window, the batch size, and the
+ *   turns to ask for when not every turn without a label (labels the store
+ *   would restore left out, labels `--force` asks again for added).
  * @returns The batches and the oversized turns.
  */
 export async function planCatchUp(
   stream: ConversationStream,
-  options: { contextWindow: number; batchSize: number },
+  options: {
+    contextWindow: number;
+    batchSize: number;
+    candidates?: readonly number[];
+  },
 ): Promise<CatchUpPlan> {
-  const candidates = candidateIndices(stream);
+  const candidates = options.candidates ?? candidateIndices(stream);
   const plan: CatchUpPlan = {
     batches: [],
     oversized: [],

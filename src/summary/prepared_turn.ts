@@ -32,6 +32,12 @@ export interface PreparedTurn {
   contentKey: string;
   /** Estimated tokens of the transcript. */
   tokens: number;
+  /**
+   * The label the turn had when it was asked for (`jpt summarize --force`);
+   * the answer is written only while the turn still has exactly this
+   * (compare and set). `undefined`: it had none.
+   */
+  heldSummary?: string | undefined;
 }
 
 /**
@@ -79,5 +85,6 @@ export async function prepareTurn(
     fingerprint,
     contentKey,
     tokens: estimateTokens(transcript),
+    ...(turn.summary === undefined ? {} : { heldSummary: turn.summary }),
   };
 }

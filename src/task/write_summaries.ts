@@ -98,8 +98,9 @@ export async function writeSummaries(
         report.gone.push(turn);
         continue;
       }
-      // Compare and set: an answer only fills a turn still without a label.
-      if (now.summary !== undefined) {
+      // Compare and set: an answer only replaces what the turn held when it
+      // was asked for (nothing, or the label `--force` asked again for).
+      if (now.summary !== turn.heldSummary) {
         report.labelled.push(turn);
         continue;
       }
