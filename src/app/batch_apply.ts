@@ -60,6 +60,10 @@ export async function waitAndApply(
     ...await resultsOf(api, status.outputFileId, options.signal),
     ...await resultsOf(api, status.errorFileId, options.signal),
   ];
+  const account = services.usage("label", batch.model);
+  for (const result of results) {
+    if (result.usage !== undefined) account(result.usage);
+  }
   const collected = collectAnswers(batch, results, status);
   await applyCollected(services, workspace, batch, collected, outcomes);
   return status.status;

@@ -13,10 +13,10 @@
 import type OpenAI from "openai";
 import type { ConfigTable } from "../config/config_tree.ts";
 import type { LoadedConfig } from "../config/load_config.ts";
-import { resolveRoleModel } from "../config/role_models.ts";
+import { type UsageRecord, usageSink } from "../workspace/usage_ledger.ts";
 import { createClient } from "../llm/client.ts";
 import type { ContextWindow } from "../llm/context_window.ts";
-import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
+import { type ProviderEndpoint } from "../llm/endpoint.ts";
 import {
   type LabelRecorder,
   openLabelRecorder,
@@ -28,7 +28,7 @@ import {
   type ResolvedSummaryModel,
   resolveSummaryModel,
 } from "../summary/summary_model.ts";
-import type { TitleModel } from "../task/title_task.ts";
+import { resolveTitleModel, type TitleModel } from "../task/title_task.ts";
 import type { SummaryModel } from "../task/turn_summary_task.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -112,9 +112,31 @@ export class Services {
    */
   async summaryModelOf(resolved: ResolvedSummaryModel): Promise<SummaryModel> {
     return {
-      summarizer: await createSummarizer(resolved, this.session.env),
+      summarizer: await createSummarizer(
+        resolved,
+        this.session.env,
+        this.usage(
+          "label",
+          `${resolved.model.id.provider}/${resolved.model.id.name}`,
+        ),
+      ),
       contextWindow: resolved.contextWindow.tokens,
     };
+  }
+
+  /**
+   * Where the tokens of a model's requests are accounted (the usage ledger
+   * in jpt's data directory, read by `jpt usage`).
+   *
+   * @param kind What the requests are for.
+   * @param model `provider/name`.
+   * @returns The sink for each request's usage.
+   */
+  usage(
+    kind: UsageRecord["kind"],
+    model: string,
+  ): ReturnType<typeof usageSink> {
+    return usageSink(this.session.env, kind, model);
   }
 
   /**
@@ -140,14 +162,12 @@ export class Services {
    * @param config The effective config.
    * @returns The model, its endpoint and a client.
    */
-  async titleModel(config: ConfigTable): Promise<TitleModel> {
-    const model = resolveRoleModel(config, "title");
-    const endpoint = resolveEndpoint(model.id, config, this.session.env);
-    return {
-      model,
-      endpoint,
-      client: await createClient(endpoint, this.session.env),
-    };
+  titleModel(config: ConfigTable): Promise<TitleModel> {
+    return resolveTitleModel(
+      config,
+      this.session.env,
+      (model) => this.usage("title", model),
+    );
   }
 
   /**

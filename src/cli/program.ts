@@ -30,6 +30,7 @@ import { addTurnsCommand } from "./turns.ts";
 import { addWatchCommand } from "./watch.ts";
 import { addWorkerCommand } from "./worker.ts";
 import { addLogCommand } from "./log.ts";
+import { addUsageCommand } from "./usage.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
@@ -259,5 +260,6 @@ function buildProgram(
   addWatchCommand(program, deps);
   addWorkerCommand(program, deps);
   addLogCommand(program, deps);
+  addUsageCommand(program, deps);
   return program;
 }

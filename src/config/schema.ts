@@ -90,6 +90,10 @@ export const CONFIG_SCHEMA: SchemaNode = {
     },
     mcp: "any",
   },
+  usage: {
+    // jpt only: US dollars per million tokens, by `provider/name`.
+    prices: { [ANY_KEY]: { input: "number", output: "number" } },
+  },
   style: "any",
   editor: "any",
   plugins: "any",

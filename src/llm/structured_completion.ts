@@ -12,6 +12,7 @@ import type { ChatMessage } from "./chat_stream.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
 import type { StructuredOutput } from "./providers.ts";
 import { loadOpenAi } from "./openai_sdk.ts";
+import { readTokenUsage, type UsageSink } from "./token_usage.ts";
 
 /** What to ask for. */
 export interface StructuredRequest {
@@ -25,6 +26,8 @@ export interface StructuredRequest {
   schemaName: string;
   /** The JSON schema of the answer. */
   schema: Record<string, unknown>;
+  /** Told of the tokens the provider reports for the answer. */
+  onUsage?: UsageSink | undefined;
 }
 
 /**
@@ -71,6 +74,8 @@ export async function structuredCompletion(
         } as OpenAI.ChatCompletionCreateParamsNonStreaming,
         { signal },
       );
+      const usage = readTokenUsage(completion.usage);
+      if (usage !== undefined) request.onUsage?.(usage);
       return completion.choices[0]?.message?.content ?? "";
     } catch (error) {
       const lastRung = i === ladder.length - 1;

@@ -11,6 +11,7 @@
  */
 
 import type OpenAI from "openai";
+import { readTokenUsage, type TokenUsage } from "../llm/token_usage.ts";
 import type { RoleModel } from "../config/role_models.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import { requestParams } from "../llm/request_params.ts";
@@ -109,6 +110,8 @@ export interface BatchResult {
   answer?: string;
   /** Why it did not, when it failed. */
   error?: string;
+  /** The tokens the provider reported for it. */
+  usage?: TokenUsage;
 }
 
 /**
@@ -134,11 +137,19 @@ export function parseBatchResults(text: string): BatchResult[] {
     if (typeof value?.custom_id !== "string") continue;
     const response = value.response;
     const body = response?.body as
-      | { choices?: Array<{ message?: { content?: unknown } }> }
+      | {
+        choices?: Array<{ message?: { content?: unknown } }>;
+        usage?: unknown;
+      }
       | undefined;
     const content = body?.choices?.[0]?.message?.content;
     if (response?.status_code === 200 && typeof content === "string") {
-      results.push({ customId: value.custom_id, answer: content });
+      const usage = readTokenUsage(body?.usage);
+      results.push({
+        customId: value.custom_id,
+        answer: content,
+        ...(usage === undefined ? {} : { usage }),
+      });
       continue;
     }
     const message = value.error?.message ??

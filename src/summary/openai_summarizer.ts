@@ -11,6 +11,7 @@ import type { RoleModel } from "../config/role_models.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import { requestParams } from "../llm/request_params.ts";
 import { structuredCompletion } from "../llm/structured_completion.ts";
+import type { UsageSink } from "../llm/token_usage.ts";
 import type { PreparedTurn } from "./prepared_turn.ts";
 import { parseSummaries } from "./parse_output.ts";
 import { summaryMessages, summarySchema } from "./prompt.ts";
@@ -24,17 +25,25 @@ export class OpenAiSummarizer implements Summarizer {
   readonly #model: RoleModel;
   readonly #endpoint: ProviderEndpoint;
   readonly #client: OpenAI;
+  readonly #onUsage: UsageSink | undefined;
 
   /**
    * @param model The turn-summary role model.
    * @param endpoint Its endpoint.
    * @param client A client for that endpoint.
+   * @param onUsage Told of the tokens each request used.
    */
-  constructor(model: RoleModel, endpoint: ProviderEndpoint, client: OpenAI) {
+  constructor(
+    model: RoleModel,
+    endpoint: ProviderEndpoint,
+    client: OpenAI,
+    onUsage?: UsageSink,
+  ) {
     this.modelId = formatModelId(model.id);
     this.#model = model;
     this.#endpoint = endpoint;
     this.#client = client;
+    this.#onUsage = onUsage;
   }
 
   /**
@@ -57,6 +66,7 @@ export class OpenAiSummarizer implements Summarizer {
         params: requestParams(this.#model),
         schemaName: "turn_summaries",
         schema: summarySchema(ids),
+        onUsage: this.#onUsage,
       }, signal);
     } catch (error) {
       // An abort stays an abort; anything else becomes one line that says

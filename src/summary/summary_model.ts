@@ -16,6 +16,7 @@ import {
 } from "../llm/context_window.ts";
 import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
 import type { EnvReader } from "../workspace/workspace.ts";
+import type { UsageSink } from "../llm/token_usage.ts";
 import { OpenAiSummarizer } from "./openai_summarizer.ts";
 import type { Summarizer } from "./summarizer.ts";
 
@@ -87,16 +88,19 @@ function askedOnce(
  *
  * @param resolved The resolved model.
  * @param env Environment access (the API key is read here).
+ * @param onUsage Told of the tokens each request used.
  * @returns The summarizer.
  * @throws {MissingApiKeyError} When the provider's key is not set.
  */
 export async function createSummarizer(
   resolved: ResolvedSummaryModel,
   env: EnvReader,
+  onUsage?: UsageSink,
 ): Promise<Summarizer> {
   return new OpenAiSummarizer(
     resolved.model,
     resolved.endpoint,
     await createClient(resolved.endpoint, env),
+    onUsage,
   );
 }

@@ -7,12 +7,17 @@
  */
 
 import type OpenAI from "openai";
-import type { RoleModel } from "../config/role_models.ts";
+import type { ConfigTable } from "../config/config_tree.ts";
+import { resolveRoleModel, type RoleModel } from "../config/role_models.ts";
+import { createClient } from "../llm/client.ts";
+import { resolveEndpoint } from "../llm/endpoint.ts";
+import type { EnvReader } from "../workspace/user_dirs.ts";
 import { normalizeTitle } from "../conversation/title_text.ts";
 import type { ChatMessage } from "../llm/chat_stream.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import { requestParams } from "../llm/request_params.ts";
 import { structuredCompletion } from "../llm/structured_completion.ts";
+import type { UsageSink } from "../llm/token_usage.ts";
 import { renameConversationDirs } from "../workspace/conversation_create.ts";
 import { saveConversation } from "../workspace/conversation_io.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
@@ -61,6 +66,34 @@ export interface TitleModel {
   endpoint: ProviderEndpoint;
   /** A client for it. */
   client: OpenAI;
+  /** Told of the tokens each request used. */
+  onUsage?: UsageSink;
+}
+
+/**
+ * Resolves the title role model, its endpoint and a client for it.
+ *
+ * @param config The effective config.
+ * @param env Environment access (the key is read here).
+ * @param onUsage Told of the tokens each request used.
+ * @returns The title model.
+ * @throws {JptError} When it cannot be used (unknown model, no key).
+ */
+export async function resolveTitleModel(
+  config: ConfigTable,
+  env: EnvReader,
+  onUsage?: (model: string) => UsageSink,
+): Promise<TitleModel> {
+  const model = resolveRoleModel(config, "title");
+  const endpoint = resolveEndpoint(model.id, config, env);
+  return {
+    model,
+    endpoint,
+    client: await createClient(endpoint, env),
+    ...(onUsage === undefined
+      ? {}
+      : { onUsage: onUsage(`${model.id.provider}/${model.id.name}`) }),
+  };
 }
 
 /** What a {@linkcode TitleTask} needs. */
@@ -104,7 +137,8 @@ export class TitleTask implements BackgroundTask {
   async run(signal: AbortSignal): Promise<void> {
     let answer: string;
     try {
-      const { model, endpoint, client } = await this.#options.resolveModel();
+      const { model, endpoint, client, onUsage } = await this.#options
+        .resolveModel();
       answer = await abortable(
         structuredCompletion(client, endpoint, {
           model: model.id.name,
@@ -119,6 +153,7 @@ export class TitleTask implements BackgroundTask {
           params: requestParams(model),
           schemaName: "titles",
           schema: TITLE_SCHEMA,
+          onUsage,
         }, signal).catch((error) => {
           throw signal.aborted
             ? error
