@@ -27,6 +27,13 @@ import {
   detachRun,
   detachTable,
 } from "./detach_run.ts";
+import {
+  REQUESTS_HEADING,
+  requestsPerLabel,
+  type RequestsRow,
+  requestsTable,
+} from "./requests_per_label.ts";
+import { writeResultsSection } from "./results_section.ts";
 import { type WatchRow, watchRun } from "./watch_run.ts";
 import {
   type BackfillRow,
@@ -700,5 +707,10 @@ if (import.meta.main) {
       args: ["fmt", "--quiet", results],
       cwd: ROOT,
     }).output();
+    const requestRows: RequestsRow[] = [];
+    for (const ms of [300, 3000, 8000]) {
+      requestRows.push(await requestsPerLabel(ms));
+    }
+    await writeResultsSection(REQUESTS_HEADING, requestsTable(requestRows));
   }
 }

@@ -15,6 +15,7 @@ import { turnContentKey } from "../summary/turn_content_key.ts";
 import { sameBytes } from "../workspace/atomic_write.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import { recordLabels } from "../labels/label_recorder.ts";
+import { restoreLabels } from "../labels/restore_labels.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
 import { summarizeLastTurn } from "./summarize_turn.ts";
@@ -52,6 +53,10 @@ export async function editInteractively(
 ): Promise<EditOutcome> {
   const { scratch, io } = options;
   const labels = services.labels(options.workspace, io.log);
+  // Labels jp's saves dropped show (and stay) as labels, not as fallbacks.
+  await restoreLabels(conversation.stream, labels, conversation.ref, {
+    recordFileLabels: true,
+  });
   await summarizeLastTurn(services, conversation, {
     workspace: options.workspace,
     timeoutMs: options.timeoutMs,

@@ -40,7 +40,8 @@ export interface Plan {
 
 /** Help appended to the plan, as comments. */
 const HELP = `
-# Reword a turn by editing the text after its header; empty text removes the summary.
+# Reword a turn by editing the text after its header. Empty text regenerates it:
+# the summary is removed and the next catch-up (jpt summarize) asks for a new one.
 # Drop a turn by deleting its block, or an event by deleting its line.
 # Edit an event by editing its file in this directory. Turns whose content
 # changes lose their summary, so catch-up writes a new one.

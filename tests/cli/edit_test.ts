@@ -7,7 +7,11 @@ import { join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { runJpt } from "../support/cli.ts";
 import { REPO_ROOT, testdata } from "../support/paths.ts";
-import { tempWorkspace, writeConversation } from "../support/workspace.ts";
+import {
+  saveAsReleasedJp,
+  tempWorkspace,
+  writeConversation,
+} from "../support/workspace.ts";
 
 const EDITOR = `${Deno.execPath()} run -A ${
   join(REPO_ROOT, "tests", "support", "scripted_editor.ts")
@@ -262,11 +266,12 @@ Deno.test("jpt turns --stale marks summaries whose turn changed since they were 
     with: "(turn002): Fix the warning",
   }], cache);
   rows = JSON.parse((await stale()).stdout);
+  // Labels jpt wrote, and those it found in the file meanwhile, are known.
   assert.deepEqual(rows.map((row: { stale: unknown }) => row.stale), [
-    null,
+    false,
     false,
     null,
-  ], "only the summary jpt wrote is known");
+  ]);
   // A raw edit of turn 2's content, keeping its summary, makes it stale.
   await edit(["--events"], [{
     op: "replace",
@@ -275,7 +280,7 @@ Deno.test("jpt turns --stale marks summaries whose turn changed since they were 
   }], cache);
   rows = JSON.parse((await stale()).stdout);
   assert.deepEqual(rows.map((row: { stale: unknown }) => row.stale), [
-    null,
+    false,
     true,
     null,
   ]);
@@ -285,7 +290,7 @@ Deno.test("jpt turns --stale marks summaries whose turn changed since they were 
   });
   assert.match(
     text.stdout,
-    /# Turn 1 \(turn001\): Add retry backoff to stream handler \[unverified\]\n# Turn 2 \(turn002\): Fix the warning \[stale\]\n/,
+    /# Turn 1 \(turn001\): Add retry backoff to stream handler\n# Turn 2 \(turn002\): Fix the warning \[stale\]\n/,
   );
 });
 
@@ -443,4 +448,29 @@ await Deno.writeTextFile(file, [...head, ...second, ...first].join("\\n"));
     ),
     ["second ask", "legacy ask"],
   );
+});
+
+Deno.test("jpt edit -i after a released-jp save shows the labels jp dropped, with their ids, and keeps them", async () => {
+  const { ws, dir, events, edit } = await setUp();
+  await using _ = ws;
+  // A first edit records the labels the file has.
+  const first = await edit(["-i"], [{
+    op: "replace",
+    find: "(turn002): Fix the unused variable warning",
+    with: "(turn002): Fix the warning",
+  }]);
+  assert.equal(first.code, 0, first.stderr);
+  await saveAsReleasedJp(dir);
+  // The plan shows turn 1's label under its own id again, not a fallback.
+  const second = await edit(["-i"], [{
+    op: "replace",
+    find: "(turn001): Add retry backoff to stream handler",
+    with: "(turn001): Retry backoff",
+  }]);
+  assert.equal(second.code, 0, second.stderr);
+  const turns = ConversationStream.parse(await events()).turns();
+  assert.deepEqual(turns.slice(0, 2).map((t) => [t.id, t.summary]), [
+    ["turn001", "Retry backoff"],
+    ["turn002", "Fix the warning"],
+  ]);
 });

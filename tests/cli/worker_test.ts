@@ -150,7 +150,7 @@ Deno.test({
   ignore: !HAS_FLOCK,
   async fn() {
     await using llm = server(300);
-    const { ws, query, events, summaryOfTurn1, lock } = await setUp(llm);
+    const { ws, query, events, summaryOfTurn1, lock, log } = await setUp(llm);
     await using _ = ws;
     const second = await query(["second question"]);
     assert.equal(second.code, 0, second.stderr);
@@ -170,10 +170,23 @@ Deno.test({
       "written after release",
       async () => (await summaryOfTurn1()) !== undefined,
     );
+    // Done, it exits: no timer or listener keeps it alive after its write.
+    const pid = await workerPid(log);
+    await eventually("the worker exited", () => isGone(pid), 2);
     const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });
     assert.equal(check.code, 0, check.stdout);
   },
 });
+
+/** Whether a process is gone (`kill -0` fails). */
+async function isGone(pid: number): Promise<boolean> {
+  const output = await new Deno.Command("kill", {
+    args: ["-0", String(pid)],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  return !output.success;
+}
 
 Deno.test({
   name:
