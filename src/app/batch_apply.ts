@@ -19,7 +19,6 @@ import {
 import type { SubmittedBatch } from "../summary/batch_state.ts";
 import { writeOutcome } from "../task/turn_summary_task.ts";
 import { writeSummaries } from "../task/write_summaries.ts";
-import { loadConversation } from "../workspace/conversation_io.ts";
 import { resolveConversation } from "../workspace/conversation_ref.ts";
 import { mapBounded } from "../workspace/map_bounded.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -46,9 +45,7 @@ export async function waitAndApply(
   options: BatchBackfillOptions,
   outcomes: Map<string, BackfillOutcome>,
 ): Promise<string> {
-  const api = new BatchApi(
-    await services.client(await endpointOf(services, workspace, batch)),
-  );
+  const api = new BatchApi(await services.client(endpointOf(services, batch)));
   let status = await api.status(batch.id, options.signal);
   options.onStatus?.(status);
   while (!isFinal(status.status)) {
@@ -120,15 +117,15 @@ async function applyCollected(
   });
 }
 
-/** The endpoint of a batch's model, from the config of a conversation it covers. */
-async function endpointOf(
+/** The endpoint a batch went to, as the state file keeps it (the key from the environment). */
+function endpointOf(
   services: Services,
-  workspace: Workspace,
   batch: SubmittedBatch,
-): Promise<ProviderEndpoint> {
-  const ref = await resolveConversation(workspace, batch.configFrom);
-  const conversation = await loadConversation(ref);
-  const config = (await services.config(workspace, conversation)).values;
-  return (await services.resolveSummaryModel(config, { offline: true }))
-    .endpoint;
+): ProviderEndpoint {
+  const keyEnv = batch.endpoint.apiKeyEnv;
+  return {
+    ...batch.endpoint,
+    apiKeySet: keyEnv !== undefined &&
+      (services.session.env(keyEnv) ?? "") !== "",
+  };
 }

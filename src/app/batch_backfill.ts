@@ -23,7 +23,7 @@ import {
   readState,
   statePath,
   type SubmittedBatch,
-  writeState,
+  updateState,
 } from "../summary/batch_state.ts";
 import { compareIds } from "../workspace/conversation_ref.ts";
 import { type BackfillOutcome, pruneLabelStore } from "./backfill.ts";
@@ -59,6 +59,9 @@ export async function batchBackfill(
   const services = new Services(session, options.log);
   const workspace = await services.workspace();
   const stateFile = await statePath(session.env, workspace.root);
+  if (options.forget !== undefined && options.forget.length > 0) {
+    return await forgetBatches(stateFile, options.forget);
+  }
   const state = await readState(stateFile);
   const outcomes = new Map<string, BackfillOutcome>();
   let batches: SubmittedBatch[];
@@ -92,7 +95,6 @@ export async function batchBackfill(
     status: "submitted",
   }));
   if (options.wait) {
-    const pending = [...batches];
     for (const [i, batch] of batches.entries()) {
       let status: string;
       try {
@@ -109,8 +111,12 @@ export async function batchBackfill(
         throw error;
       }
       report[i]!.status = status;
-      pending.splice(pending.indexOf(batch), 1);
-      await writeState(stateFile, pending);
+      // Only this batch leaves the file: others (another process's) stay.
+      await updateState(
+        stateFile,
+        (kept) =>
+          kept.splice(0, kept.length, ...kept.filter((b) => b.id !== batch.id)),
+      );
     }
   }
   // Submitted here: in listing order. Resumed: in conversation order.
@@ -120,4 +126,30 @@ export async function batchBackfill(
     : [...outcomes.values()];
   await pruneLabelStore(session, listed, options.log);
   return { outcomes: listed, batches: report, stateFile };
+}
+
+/** Drops batches from the state file without applying them (`--resume --forget`). */
+async function forgetBatches(
+  stateFile: string,
+  ids: readonly string[],
+): Promise<BatchBackfillResult> {
+  const forgotten: BatchBackfillResult["batches"] = [];
+  await updateState(stateFile, (batches) => {
+    for (const id of ids) {
+      const at = batches.findIndex((batch) => batch?.id === id);
+      if (at < 0) {
+        throw new BatchStateError(
+          `No batch ${id} in the state file ${stateFile}`,
+        );
+      }
+      const [batch] = batches.splice(at, 1);
+      forgotten.push({
+        id,
+        model: typeof batch?.model === "string" ? batch.model : "?",
+        requests: Object.keys(batch?.requests ?? {}).length,
+        status: "forgotten",
+      });
+    }
+  }, { lenient: true });
+  return { outcomes: [], batches: forgotten, stateFile };
 }

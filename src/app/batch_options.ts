@@ -17,6 +17,8 @@ export interface BatchBackfillOptions {
   batchSize?: number | undefined;
   /** Apply the batches a process that ended left, instead of submitting. */
   resume: boolean;
+  /** With `resume`: drop these batches from the state file, apply nothing. */
+  forget?: string[] | undefined;
   /** Wait for the batches and apply them (else return once submitted). */
   wait: boolean;
   /** How long between two polls of a batch, in milliseconds. */

@@ -10,7 +10,7 @@
 
 import { turnSummarySettings } from "../config/load_config.ts";
 import { BatchApi } from "../summary/batch_api.ts";
-import { type SubmittedBatch, writeState } from "../summary/batch_state.ts";
+import { type SubmittedBatch, updateState } from "../summary/batch_state.ts";
 import { candidateIndices } from "../summary/candidates.ts";
 import {
   addConversationRequests,
@@ -75,15 +75,18 @@ export async function submitBatches(
     options.log?.(
       `batch ${id}: ${group.lines.length} request(s) for ${group.model}`,
     );
-    submitted.push({
+    const { apiKeySet: _, ...endpoint } = group.endpoint;
+    const batch: SubmittedBatch = {
       id,
       model: group.model,
-      configFrom: group.configFrom,
+      endpoint,
       submitted: new Date().toISOString(),
       requests: group.requests,
-    });
-    // Kept before anything waits: a process that ends can be resumed.
-    await writeState(stateFile, submitted);
+    };
+    submitted.push(batch);
+    // Kept (merged with what other processes keep) before anything waits: a
+    // process that ends can be resumed.
+    await updateState(stateFile, (batches) => batches.push(batch));
   }
   return submitted;
 }

@@ -80,6 +80,10 @@ export function addSummarizeCommand(
       "with --batch-api: wait for and apply the batches submitted earlier",
     )
     .option(
+      "--forget <batch...>",
+      "with --resume: drop these batches from the state file (never applied)",
+    )
+    .option(
       "--no-wait",
       "with --batch-api: return once submitted (apply later with --resume)",
     )
@@ -89,6 +93,9 @@ export function addSummarizeCommand(
       const context = deps.context();
       if (opts.batchApi !== true && (opts.resume || opts.wait === false)) {
         throw new UsageError("--resume and --no-wait go with --batch-api");
+      }
+      if (opts.forget !== undefined && opts.resume !== true) {
+        throw new UsageError("--forget goes with --batch-api --resume");
       }
       if (opts.forceUser && !opts.force) {
         throw new UsageError("--force-user goes with --force");
@@ -111,6 +118,7 @@ export function addSummarizeCommand(
             all: opts.all === true,
             batchSize: opts.batchSize,
             resume: opts.resume === true,
+            forget: opts.forget,
             wait: opts.wait !== false,
             json: opts.json === true,
           }, deps.signal),

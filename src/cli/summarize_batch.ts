@@ -28,6 +28,8 @@ export interface BatchRunOptions {
   batchSize: number | undefined;
   /** `--resume`. */
   resume: boolean;
+  /** `--forget`. */
+  forget: string[] | undefined;
   /** Not `--no-wait`. */
   wait: boolean;
   /** `--json`. */

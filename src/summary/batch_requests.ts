@@ -21,8 +21,6 @@ export interface BatchGroup {
   model: string;
   /** Where the batch goes. */
   endpoint: ProviderEndpoint;
-  /** A conversation whose config chose the model. */
-  configFrom: string;
   /** The JSONL lines. */
   lines: string[];
   /** What each request covers, by `custom_id`. */
@@ -66,7 +64,6 @@ export async function addConversationRequests(
     group = {
       model,
       endpoint: resolved.endpoint,
-      configFrom: conversationId,
       lines: [],
       requests: {},
     };

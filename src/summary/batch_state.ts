@@ -1,17 +1,27 @@
 /**
  * The Batch-API state file: what each batch jpt submitted covers, kept in
- * jpt's data directory (`batches/<hash of the workspace root>.json`) before
- * anything waits, so a batch whose process ended can be applied later
- * (`jpt summarize --batch-api --resume`).
+ * jpt's data directory (`batches/<hash of the workspace root>.json`, one
+ * file per workspace) before anything waits, so a batch whose process ended
+ * can be applied later (`jpt summarize --batch-api --resume`). Each batch
+ * carries everything `--resume` needs: the model, the endpoint it went to
+ * (never a key), and the turns each request covers.
+ *
+ * Changes are made under a lock of the file's own (`<file>.lock`) and
+ * merged: two submissions at once both keep their batches, and applying one
+ * batch removes only that one. Temporary files an interrupted write left are
+ * removed under that lock. A file (or a batch in it) that is not what jpt
+ * writes is a clear error naming the file and the batch, never a crash.
  *
  * @module
  */
 
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
+import { ConversationLock, LockHeldError } from "../workspace/lock.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
+import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import { sha256Hex } from "./sha256.ts";
 
 /** A batch jpt submitted, as the state file keeps it. */
@@ -20,13 +30,16 @@ export interface SubmittedBatch {
   id: string;
   /** The summary model, `provider/name`. */
   model: string;
-  /** A conversation whose config chose that model (to reach its endpoint again). */
-  configFrom: string;
+  /** Where it was submitted (to poll it and read its files again). */
+  endpoint: StoredEndpoint;
   /** When it was submitted (ISO 8601). */
   submitted: string;
   /** What each request covers, by `custom_id`. */
   requests: Record<string, { conversation: string; turns: CoveredTurn[] }>;
 }
+
+/** An endpoint as the state file keeps it: everything but whether the key is set. */
+export type StoredEndpoint = Omit<ProviderEndpoint, "apiKeySet">;
 
 /** A turn a request covers: enough to apply its answer safely. */
 export interface CoveredTurn {
@@ -66,12 +79,24 @@ export async function statePath(
  * Reads the batches a state file keeps.
  *
  * @param path The state file.
+ * @param options `lenient`: keep a damaged batch instead of refusing the file
+ *   (to drop it).
  * @returns The batches (none when there is no file).
- * @throws {JptError} Naming the file, when it cannot be read.
+ * @throws {BatchStateError} Naming the file (and the batch), when it is not
+ *   what jpt writes.
  */
-export async function readState(path: string): Promise<SubmittedBatch[]> {
+export async function readState(
+  path: string,
+  options: { lenient?: boolean } = {},
+): Promise<SubmittedBatch[]> {
   let text: string;
   try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile) {
+      throw new BatchStateError(
+        `The batch state file "${path}" is not a regular file; remove it to start over`,
+      );
+    }
     text = await Deno.readTextFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
@@ -81,7 +106,7 @@ export async function readState(path: string): Promise<SubmittedBatch[]> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new JptError(
+    throw new BatchStateError(
       `Cannot read the batch state file "${path}": ${
         (error as Error).message
       }; remove it to start over (batches already submitted are then not applied)`,
@@ -89,34 +114,106 @@ export async function readState(path: string): Promise<SubmittedBatch[]> {
   }
   const batches = (value as { batches?: unknown })?.batches;
   if (!Array.isArray(batches)) {
-    throw new JptError(
+    throw new BatchStateError(
       `Cannot read the batch state file "${path}": no "batches" list; remove it to start over`,
     );
+  }
+  for (const [i, batch] of batches.entries()) {
+    if (options.lenient) break;
+    const problem = batchProblem(batch);
+    if (problem !== undefined) {
+      const id = typeof batch?.id === "string" ? batch.id : `#${i + 1}`;
+      throw new BatchStateError(
+        `The batch state file "${path}" has a damaged batch ${id} (${problem}): drop it with \`jpt summarize --batch-api --resume --forget ${id}\`, or remove the file to start over`,
+      );
+    }
   }
   return batches as SubmittedBatch[];
 }
 
+/** What is wrong with a batch entry, if anything. */
+function batchProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return "not an object";
+  const batch = value as Record<string, unknown>;
+  if (typeof batch.id !== "string" || batch.id === "") return "no id";
+  if (typeof batch.model !== "string") return "no model";
+  const endpoint = batch.endpoint as Record<string, unknown> | undefined;
+  if (
+    typeof endpoint !== "object" || endpoint === null ||
+    typeof endpoint.baseUrl !== "string" ||
+    typeof endpoint.provider !== "string"
+  ) return "no endpoint";
+  if (typeof batch.requests !== "object" || batch.requests === null) {
+    return "no requests";
+  }
+  for (const request of Object.values(batch.requests)) {
+    const turns = request as { turns?: unknown; conversation?: unknown };
+    if (
+      typeof turns?.conversation !== "string" || !Array.isArray(turns.turns) ||
+      !turns.turns.every((turn) =>
+        typeof turn?.id === "string" && Number.isSafeInteger(turn?.index) &&
+        typeof turn?.fingerprint === "string" &&
+        typeof turn?.content_key === "string"
+      )
+    ) return "a request without the turns it covers";
+  }
+  return undefined;
+}
+
 /**
- * Writes the pending batches (removes the file when there are none).
+ * Changes the state file under its lock: reads it, lets `change` edit the
+ * list, writes it back (removes it when the list is empty).
  *
  * @param path The state file.
- * @param batches The pending batches.
+ * @param change Edits the pending batches in place.
+ * @param options `lenient`: accept damaged batches (to drop them).
+ * @returns The batches now pending.
  */
-export async function writeState(
+export async function updateState(
   path: string,
-  batches: readonly SubmittedBatch[],
-): Promise<void> {
-  if (batches.length === 0) {
-    await Deno.remove(path).catch(() => {});
-    return;
+  change: (batches: SubmittedBatch[]) => void,
+  options: { lenient?: boolean } = {},
+): Promise<SubmittedBatch[]> {
+  const dir = dirname(path);
+  await Deno.mkdir(dir, { recursive: true });
+  const lock = await lockWaiting(`${path}.lock`);
+  try {
+    for await (const item of Deno.readDir(dir)) {
+      if (
+        item.name.startsWith(`${basename(path)}.`) && item.name.endsWith(".tmp")
+      ) {
+        await Deno.remove(join(dir, item.name)).catch(() => {});
+      }
+    }
+    const batches = await readState(path, options);
+    change(batches);
+    if (batches.length === 0) {
+      await Deno.remove(path).catch(() => {});
+    } else {
+      await writeFileAtomic(
+        path,
+        new TextEncoder().encode(
+          JSON.stringify({ version: 2, batches }, null, 2) + "\n",
+        ),
+      );
+    }
+    return batches;
+  } finally {
+    await lock.release();
   }
-  await Deno.mkdir(join(path, ".."), { recursive: true });
-  await writeFileAtomic(
-    path,
-    new TextEncoder().encode(
-      JSON.stringify({ version: 1, batches }, null, 2) + "\n",
-    ),
-  );
+}
+
+/** Waits a bounded time for another process changing the state file. */
+async function lockWaiting(path: string): Promise<ConversationLock> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await ConversationLock.acquire(path);
+    } catch (error) {
+      if (!(error instanceof LockHeldError) || Date.now() >= until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
 }
 
 /**

@@ -5,7 +5,16 @@ import type { SubmittedBatch } from "../../src/summary/batch_state.ts";
 const batch: SubmittedBatch = {
   id: "batch_1",
   model: "openai/gpt-5-mini",
-  configFrom: "1",
+  endpoint: {
+    provider: "openai",
+    rootUrl: "https://api.openai.com",
+    baseUrl: "https://api.openai.com/v1",
+    apiKeyEnv: "OPENAI_API_KEY",
+    keyRequired: true,
+    structuredOutput: "json_schema_strict",
+    contextWindow: undefined,
+    headers: {},
+  },
   submitted: "2026-01-01T00:00:00Z",
   requests: {
     "jpt:1:a": {

@@ -219,3 +219,108 @@ Deno.test("while a batch is pending nothing it covers is bought directly, and it
     "Summarize turn c0t2",
   ]);
 });
+
+Deno.test("two --batch-api submissions at once keep both batches; --resume applies both", async () => {
+  await using api = new FakeBatchApi();
+  const { ws, dirs, env } = await setUp(4, api);
+  await using _ = ws;
+  const half = (from: number) =>
+    runJpt([
+      "summarize",
+      "--batch-api",
+      "--no-wait",
+      ...dirs.slice(from, from + 2).map((dir) =>
+        dir.split("/").at(-1)!.split("-")[0]!
+      ),
+    ], { cwd: ws.root, env });
+  const [a, b] = await Promise.all([half(0), half(2)]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(b.code, 0, b.stderr);
+  assert.equal(api.batches.length, 2);
+  // A stray temporary file of an interrupted write is cleaned up.
+  const stateDir = join(ws.env.JPT_DATA_DIR!, "batches");
+  const [stateName] = [...Deno.readDirSync(stateDir)]
+    .map((e) => e.name).filter((n) => n.endsWith(".json"));
+  await Deno.writeTextFile(join(stateDir, `${stateName}.abc.tmp`), "{");
+  const resumed = await runJpt(
+    ["summarize", "--batch-api", "--resume", "--json"],
+    { cwd: ws.root, env },
+  );
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(JSON.parse(resumed.stdout).totals.summarized, 12);
+  for (const dir of dirs) {
+    assert.ok((await summaries(dir)).every((s) => s !== undefined), dir);
+  }
+  assert.deepEqual(
+    [...Deno.readDirSync(stateDir)].filter((e) => !e.name.endsWith(".lock")),
+    [],
+    "the state file and the stray temporary file are gone",
+  );
+});
+
+Deno.test("a damaged state file names the file and the batch; --forget drops it; a deleted conversation does not stop --resume", async () => {
+  await using api = new FakeBatchApi();
+  const { ws, dirs, env } = await setUp(2, api);
+  await using _ = ws;
+  const submitted = await runJpt(
+    ["summarize", "--all", "--batch-api", "--no-wait"],
+    { cwd: ws.root, env },
+  );
+  assert.equal(submitted.code, 0, submitted.stderr);
+  // The conversation whose config chose the model is deleted: --resume still
+  // reaches the endpoint the batch went to.
+  await Deno.remove(dirs[0]!, { recursive: true });
+  const stateDir = join(ws.env.JPT_DATA_DIR!, "batches");
+  const [stateName] = [...Deno.readDirSync(stateDir)]
+    .map((e) => e.name).filter((n) => n.endsWith(".json"));
+  const statePath = join(stateDir, stateName!);
+  const original = await Deno.readTextFile(statePath);
+  const state = JSON.parse(original);
+  delete state.batches[0].endpoint;
+  await Deno.writeTextFile(statePath, JSON.stringify(state));
+  const damaged = await runJpt(["summarize", "--batch-api", "--resume"], {
+    cwd: ws.root,
+    env,
+  });
+  assert.equal(damaged.code, 1);
+  assert.ok(damaged.stderr.includes(statePath), damaged.stderr);
+  assert.match(
+    damaged.stderr,
+    /damaged batch batch_1 \(no endpoint\).*--forget batch_1/,
+  );
+  await Deno.writeTextFile(statePath, original);
+  const resumed = await runJpt(
+    ["summarize", "--batch-api", "--resume", "--json"],
+    { cwd: ws.root, env },
+  );
+  // The deleted conversation's answers are reported, the other's applied.
+  assert.equal(resumed.code, 1, resumed.stderr);
+  const report = JSON.parse(resumed.stdout);
+  assert.deepEqual(
+    report.conversations.map((c: { status: string }) => c.status),
+    ["error", "ran"],
+  );
+  assert.deepEqual(await summaries(dirs[1]!), [
+    "Summarize turn c1t0",
+    "Summarize turn c1t1",
+    "Summarize turn c1t2",
+  ]);
+  // --forget drops a batch without applying it.
+  await writeConversation(ws.conversations, "17900000000", simpleTurns("n", 2));
+  const again = await runJpt(
+    ["summarize", "--all", "--batch-api", "--no-wait"],
+    { cwd: ws.root, env },
+  );
+  assert.equal(again.code, 0, again.stderr);
+  const forgot = await runJpt(
+    ["summarize", "--batch-api", "--resume", "--forget", "batch_2"],
+    { cwd: ws.root, env },
+  );
+  assert.equal(forgot.code, 0, forgot.stderr);
+  assert.match(forgot.stdout, /batch_2.*forgotten/);
+  const nothing = await runJpt(["summarize", "--batch-api", "--resume"], {
+    cwd: ws.root,
+    env,
+  });
+  assert.match(nothing.stderr, /No batch to resume/);
+});
