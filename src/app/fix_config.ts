@@ -2,23 +2,30 @@
  * `jpt check --fix`: move the keys released jp rejects (jpt's settings, such
  * as `conversation.turn_summary`) out of the TOML config files jp reads into
  * `.jp/jpt.toml`, which jpt reads with the same key paths and jp never
- * reads. Each change is shown as a diff before it is written; `.jp/jpt.toml`
- * is written first, so no setting is ever missing from both files.
+ * reads. The moved lines go verbatim, with their comments; everything else
+ * of both files stays as it was, byte for byte. Each change is shown as a
+ * unified diff before it is written; `.jp/jpt.toml` is written first, so no
+ * setting is ever missing from both files. A file whose keys cannot be moved
+ * by lines (an inline table), or whose lines would clash with what
+ * `.jp/jpt.toml` already holds, is left alone and named, with its keys, to be
+ * moved by hand. Writes keep each file's permissions and never follow a
+ * symbolic link out of the workspace.
  *
  * @module
  */
 
 import { join, relative } from "node:path";
-import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
+import { parse as parseToml } from "smol-toml";
 import { keysJpRejects } from "../config/jp_known_keys.ts";
 import { jpConfigFiles } from "../config/jp_config_files.ts";
 import { removeTomlKeys } from "../config/move_toml_keys.ts";
 import { isPlainObject } from "../config/schema.ts";
-import { writeFileAtomic } from "../workspace/atomic_write.ts";
+import { unifiedDiff } from "../config/unified_diff.ts";
+import { writeFileAtomic, writeTarget } from "../workspace/atomic_write.ts";
 
 /** What the fix did. */
 export interface ConfigFixReport {
-  /** The diff shown, one line each (`--- file`, `-removed`, `+added`). */
+  /** The unified diff of every file changed, one line each. */
   diff: string[];
   /** Files written. */
   written: string[];
@@ -41,7 +48,7 @@ export async function fixConfigFiles(
   const jptPath = join(root, ".jp", "jpt.toml");
   const jptBefore = await Deno.readTextFile(jptPath).catch(() => "");
   let jptText = jptBefore;
-  const edits: Array<{ path: string; text: string }> = [];
+  const edits: Array<{ path: string; before: string; text: string }> = [];
   for (const path of await jpConfigFiles(root)) {
     const text = await Deno.readTextFile(path);
     let keys: string[];
@@ -54,49 +61,71 @@ export async function fixConfigFiles(
     const removal = path.endsWith(".toml")
       ? removeTomlKeys(text, keys)
       : undefined;
-    if (removal === undefined) {
+    const appended = removal?.moved === undefined
+      ? undefined
+      : appendVerified(jptText, removal.moved, removal.removed);
+    if (removal === undefined || appended === undefined) {
       report.manual.push({ path, keys });
       continue;
     }
-    jptText = withValues(jptText, removal.removed);
-    edits.push({ path, text: removal.text });
-    report.diff.push(`--- ${relative(cwd, path)}`);
-    for (const { line, text } of removal.removedLines) {
-      report.diff.push(`-${String(line).padStart(4)}: ${text}`);
-    }
+    jptText = appended;
+    edits.push({ path, before: text, text: removal.text });
   }
   if (edits.length === 0) return report;
-  report.diff.push(`+++ ${relative(cwd, jptPath)}`);
-  for (const line of added(jptBefore, jptText)) report.diff.push(`+${line}`);
-  await writeFileAtomic(jptPath, new TextEncoder().encode(jptText));
+  const show = (path: string) => relative(cwd, path);
+  for (const edit of edits) {
+    report.diff.push(
+      ...unifiedDiff(show(edit.path), show(edit.path), edit.before, edit.text),
+    );
+  }
+  report.diff.push(
+    ...unifiedDiff(
+      jptBefore === "" ? "/dev/null" : show(jptPath),
+      show(jptPath),
+      jptBefore,
+      jptText,
+    ),
+  );
+  // Every file may be written (no link leads out of the workspace) before
+  // the first is.
+  for (const path of [jptPath, ...edits.map((edit) => edit.path)]) {
+    await writeTarget(path, root);
+  }
+  const write = (path: string, text: string) =>
+    writeFileAtomic(path, new TextEncoder().encode(text), { within: root });
+  await write(jptPath, jptText);
   report.written.push(jptPath);
   for (const edit of edits) {
-    await writeFileAtomic(edit.path, new TextEncoder().encode(edit.text));
+    await write(edit.path, edit.text);
     report.written.push(edit.path);
   }
   return report;
 }
 
 /**
- * `.jp/jpt.toml`'s text with values added: appended as new tables when that
- * parses to the merged values (the file keeps its comments), else the whole
- * file rewritten from the merged values. Values already in the file win:
- * it is read after jp's files, so they were the ones in effect.
+ * `.jp/jpt.toml`'s text with the moved lines appended, when that parses to
+ * its values plus the moved ones (the lines clash with nothing it holds);
+ * `undefined` otherwise.
  */
-function withValues(text: string, values: Record<string, unknown>): string {
-  const current = text.trim() === ""
-    ? {}
-    : parseToml(text) as Record<string, unknown>;
-  const merged = merge(structuredClone(values), current);
-  const appended = `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${
-    text === "" ? "" : "\n"
-  }${stringifyToml(values)}\n`;
+function appendVerified(
+  text: string,
+  moved: string,
+  values: Record<string, unknown>,
+): string | undefined {
+  const separator = text === "" ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+  const appended = `${text}${separator}${moved}`;
   try {
-    if (canonical(parseToml(appended)) === canonical(merged)) return appended;
+    const current = text.trim() === ""
+      ? {}
+      : parseToml(text) as Record<string, unknown>;
+    const expected = merge(structuredClone(current), values);
+    return canonical(parseToml(appended)) === canonical(expected)
+      ? appended
+      : undefined;
   } catch {
-    // Appending would repeat a table: rewrite the file.
+    // A table or key it already has: move by hand.
+    return undefined;
   }
-  return `${stringifyToml(merged)}\n`;
 }
 
 /** JSON with object keys sorted, for comparing tables. */
@@ -106,6 +135,8 @@ function canonical(value: unknown): string {
     (_key, item) =>
       isPlainObject(item)
         ? Object.fromEntries(Object.keys(item).sort().map((k) => [k, item[k]]))
+        : item instanceof Date
+        ? item.toISOString()
         : item,
   );
 }
@@ -120,11 +151,4 @@ function merge(
       : value;
   }
   return base;
-}
-
-/** The lines of `after` that are not in `before` (the file only grows or is rewritten). */
-function added(before: string, after: string): string[] {
-  return after.startsWith(before)
-    ? after.slice(before.length).split("\n").filter((line) => line !== "")
-    : after.split("\n").filter((line) => line !== "");
 }

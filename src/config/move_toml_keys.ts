@@ -1,10 +1,13 @@
 /**
- * Removing keys from a TOML file's text while keeping everything else (its
- * comments, order and layout): whole tables (`[conversation.turn_summary]`
- * and their sub-tables) and key lines (`turn_summary.x = 1` under
- * `[conversation]`, or dotted at the top level), multi-line values included.
- * The result is verified by parsing it: it must hold exactly the original
- * values without the removed keys, or nothing is changed.
+ * Moving keys out of a TOML file's text while keeping everything else (its
+ * comments, blank lines, order and layout): whole tables
+ * (`[conversation.turn_summary]` and their sub-tables) and key lines
+ * (`turn_summary.x = 1` under `[conversation]`), multi-line values
+ * included. What is removed is also given back as text to append elsewhere,
+ * verbatim: a table goes with its comments (those inside it and the block
+ * right above its header); key lines go under their table's header. The
+ * result is verified by parsing it: it must hold exactly the original values
+ * without the removed keys, or nothing is changed.
  *
  * @module
  */
@@ -20,6 +23,12 @@ export interface TomlRemoval {
   removed: Record<string, unknown>;
   /** The lines removed, with their 1-based numbers. */
   removedLines: Array<{ line: number; text: string }>;
+  /**
+   * The removed lines as a TOML text to append to another file (tables with
+   * their comments; key lines under their table's header), or `undefined`
+   * when they cannot stand alone (a dotted key at the top level).
+   */
+  moved: string | undefined;
 }
 
 /**
@@ -37,37 +46,61 @@ export function removeTomlKeys(
   const paths = keys.map((key) => key.split("."));
   const original = parseToml(text) as Record<string, unknown>;
   const lines = text.split("\n");
-  const kept: string[] = [];
-  const removedLines: TomlRemoval["removedLines"] = [];
+  const drop = new Array<boolean>(lines.length).fill(false);
+  // Per line: the table it sits in, and whether it is a dropped table's line.
+  const tables: string[][] = [];
+  const inDroppedTable = new Array<boolean>(lines.length).fill(false);
+  const droppedHeaders: number[] = [];
   let table: string[] = [];
   let droppingTable = false;
   let open: Continuation | undefined;
   let dropOpen = false;
   lines.forEach((line, index) => {
+    tables.push(table);
     if (open !== undefined) {
       open = open.after(line);
-      dropOpen
-        ? removedLines.push({ line: index + 1, text: line })
-        : kept.push(line);
+      drop[index] = dropOpen;
+      inDroppedTable[index] = droppingTable;
       return;
     }
     const header = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line);
     if (header) {
       table = splitKey(header[1]!);
+      tables[index] = table;
       droppingTable = paths.some((path) => startsWith(table, path));
+      if (droppingTable) droppedHeaders.push(index);
     }
     const assignment = header
       ? undefined
       : /^\s*([A-Za-z0-9_."' -]+?)\s*=(.*)$/.exec(line);
     const full = assignment ? [...table, ...splitKey(assignment[1]!)] : table;
-    const drop = droppingTable ||
+    const dropped = droppingTable ||
       (assignment !== undefined &&
         paths.some((path) => startsWith(full, path)));
     if (assignment) open = Continuation.start(assignment[2]!);
-    dropOpen = drop;
-    if (drop) removedLines.push({ line: index + 1, text: line });
+    dropOpen = dropped;
+    drop[index] = dropped;
+    inDroppedTable[index] = droppingTable;
+  });
+  // The comment block right above a dropped table's header goes with it.
+  for (const header of droppedHeaders) {
+    for (let k = header - 1; k >= 0 && !drop[k]; k--) {
+      if (!lines[k]!.trim().startsWith("#")) break;
+      drop[k] = true;
+      inDroppedTable[k] = true;
+    }
+  }
+  // Blank lines that end a dropped stretch stay: they separate what is left.
+  for (let k = lines.length - 1; k >= 0; k--) {
+    if (drop[k] && lines[k]!.trim() === "" && !drop[k + 1]) drop[k] = false;
+  }
+  const kept: string[] = [];
+  const removedLines: TomlRemoval["removedLines"] = [];
+  lines.forEach((line, index) => {
+    if (drop[index]) removedLines.push({ line: index + 1, text: line });
     else kept.push(line);
   });
+  const moved = movedText(lines, drop, tables, inDroppedTable);
   const result = kept.join("\n");
   const expected = structuredClone(original);
   const removed: Record<string, unknown> = {};
@@ -79,7 +112,39 @@ export function removeTomlKeys(
     return undefined;
   }
   if (!sameValue(parsed, expected)) return undefined;
-  return { text: result, removed, removedLines };
+  return { text: result, removed, removedLines, moved };
+}
+
+/** The dropped lines as a text of their own; see {@linkcode TomlRemoval.moved}. */
+function movedText(
+  lines: readonly string[],
+  drop: readonly boolean[],
+  tables: readonly string[][],
+  inDroppedTable: readonly boolean[],
+): string | undefined {
+  const out: string[] = [];
+  let header: string | undefined;
+  for (const [index, line] of lines.entries()) {
+    if (!drop[index]) continue;
+    if (!inDroppedTable[index]) {
+      // A key line of a table that stays: it goes under that table's header.
+      const table = tables[index]!;
+      if (table.length === 0) return undefined;
+      const name = table.map(quoteKey).join(".");
+      if (header !== name) {
+        if (out.length > 0) out.push("");
+        out.push(`[${name}]`);
+        header = name;
+      }
+    } else header = undefined;
+    out.push(line);
+  }
+  while (out.at(-1)?.trim() === "") out.pop();
+  return out.length === 0 ? undefined : `${out.join("\n")}\n`;
+}
+
+function quoteKey(key: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
 }
 
 /** A value that goes on past its line: an array, an inline table or a multi-line string. */

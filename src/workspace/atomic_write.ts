@@ -6,12 +6,32 @@
  * of a file that replaces another by rename before the rename itself. A target
  * that already holds the same bytes is left alone, so its modification time
  * (which decides which storage root jp reads) does not move. A target that is
- * a symbolic link is written through: the file it points to is replaced.
+ * a symbolic link is written through: the file it points to is replaced,
+ * unless that file lies outside the directory the caller confines the write
+ * to (a link committed in a repository never makes jpt write elsewhere). The
+ * new file keeps the old one's permission bits (a private 0600 file stays
+ * private); a new file gets 0644.
  *
  * @module
  */
 
 import { Buffer } from "node:buffer";
+import { isAbsolute, relative } from "node:path";
+import { JptError } from "../errors/jpt_error.ts";
+
+/** A write would follow a symbolic link out of the directory it is confined to. */
+export class OutsideWriteError extends JptError {
+  /**
+   * @param path The path written.
+   * @param target Where its link leads.
+   * @param within The directory the write is confined to.
+   */
+  constructor(path: string, target: string, within: string) {
+    super(
+      `Refusing to write "${path}": it is a symbolic link to "${target}", outside ${within}; replace the link with the file itself`,
+    );
+  }
+}
 
 /**
  * Writes content to `path` atomically unless the file already holds it.
@@ -19,17 +39,25 @@ import { Buffer } from "node:buffer";
  * @param path The target file.
  * @param content The new content, whole or as pieces written one after
  *   another (so unchanged parts of a large file need not be copied first).
+ * @param options `within`: a directory the file (after following a link)
+ *   must lie in.
  * @returns `true` when the file was written, `false` when it was unchanged.
+ * @throws {OutsideWriteError} When a link leads outside `within`.
  */
 export async function writeFileAtomic(
   path: string,
   content: Uint8Array | readonly Uint8Array[],
+  options: { within?: string | undefined } = {},
 ): Promise<boolean> {
   const pieces = content instanceof Uint8Array ? [content] : content;
   // A symbolic link is written through: the file it names is replaced and
   // the link stays a link.
-  path = await linkTarget(path);
+  path = await writeTarget(path, options.within);
   if (await hasContent(path, pieces)) return false;
+  const mode = await Deno.stat(path).then(
+    (info) => info.mode === null ? 0o644 : info.mode & 0o7777,
+    () => 0o644,
+  );
   const suffix = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
   // jp's start-up validation removes stray `*.tmp` files in conversation directories.
   const temporary = `${path}.${suffix}.tmp`;
@@ -37,8 +65,10 @@ export async function writeFileAtomic(
     const file = await Deno.open(temporary, {
       write: true,
       createNew: true,
-      mode: 0o644,
+      mode,
     });
+    // The umask may have narrowed it: the old file's bits, exactly.
+    if (Deno.build.os !== "windows") await Deno.chmod(temporary, mode);
     try {
       for (const piece of pieces) {
         let written = 0;
@@ -55,6 +85,29 @@ export async function writeFileAtomic(
     throw error;
   }
   return true;
+}
+
+/**
+ * The file a write to `path` replaces: `path`, or the file its symbolic link
+ * names, which must lie inside `within` when given.
+ *
+ * @param path The path to write.
+ * @param within The directory the write is confined to, if any.
+ * @returns The file to replace.
+ * @throws {OutsideWriteError} When a link leads outside `within`.
+ */
+export async function writeTarget(
+  path: string,
+  within?: string,
+): Promise<string> {
+  const target = await linkTarget(path);
+  if (target === path || within === undefined) return target;
+  const root = await Deno.realPath(within).catch(() => within);
+  const inside = relative(root, target);
+  if (inside.startsWith("..") || isAbsolute(inside)) {
+    throw new OutsideWriteError(path, target, root);
+  }
+  return target;
 }
 
 /** The file a path names, following symbolic links; the path itself when it is not a link or does not exist. */

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
 import { JptError } from "../errors/jpt_error.ts";
@@ -251,7 +251,14 @@ export async function saveConversation(
   for (const copy of conversation.ref.copies) {
     for (const [name, bytes] of files) {
       const path = join(copy.dir, name);
-      if (await writeFileAtomic(path, bytes)) written.push(path);
+      // Never through a link out of the workspace (or the user-local root)
+      // the copy lives in.
+      const within = copy.root === undefined
+        ? undefined
+        : copy.root.kind === "workspace"
+        ? dirname(copy.root.dir)
+        : copy.root.dir;
+      if (await writeFileAtomic(path, bytes, { within })) written.push(path);
     }
   }
   // The files now hold these values: a later write under the lock need not

@@ -99,3 +99,46 @@ Deno.test({
     assert.match(await Deno.readTextFile(elsewhere), /Summarize turn/);
   },
 });
+
+Deno.test({
+  name:
+    "a conversation file linked out of the workspace is never written through; a private file stays private",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using server = FakeLlm.start(summaryResponder());
+    const { ws, dir } = await workspaceWithConversation();
+    await using _ = ws;
+    const outside = await Deno.makeTempFile({ prefix: "jpt-outside-" });
+    try {
+      await Deno.copyFile(join(dir, "events.json"), outside);
+      const before = await Deno.readFile(outside);
+      await Deno.remove(join(dir, "events.json"));
+      await Deno.symlink(outside, join(dir, "events.json"));
+      const flags = ["--cfg", `providers.llm.ollama.base_url=${server.url}`];
+      const refused = await runJpt([...flags, "summarize"], {
+        cwd: ws.root,
+        env: ws.env,
+      });
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stdout + refused.stderr, /symbolic link .*outside/);
+      assert.deepEqual(await Deno.readFile(outside), before, "untouched");
+      // A real file with mode 0600 keeps it when jpt writes it.
+      await Deno.remove(join(dir, "events.json"));
+      await Deno.writeFile(join(dir, "events.json"), before, { mode: 0o600 });
+      await Deno.chmod(join(dir, "events.json"), 0o600);
+      const written = await runJpt([...flags, "summarize"], {
+        cwd: ws.root,
+        env: ws.env,
+      });
+      assert.equal(written.code, 0, written.stdout + written.stderr);
+      const info = await Deno.stat(join(dir, "events.json"));
+      assert.equal(info.mode! & 0o777, 0o600);
+      assert.match(
+        await Deno.readTextFile(join(dir, "events.json")),
+        /Summarize turn/,
+      );
+    } finally {
+      await Deno.remove(outside);
+    }
+  },
+});

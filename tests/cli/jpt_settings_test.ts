@@ -157,17 +157,27 @@ Deno.test("turn_summary in .jp/config.toml: a warning on use, an error in check,
 
   const fix = await runJpt(["check", "--fix"], { cwd: ws.root, env: ws.env });
   assert.equal(fix.code, 0, fix.stdout + fix.stderr);
-  assert.match(
+  // A true unified diff of both files; the moved lines keep their comment.
+  assert.ok(
+    fix.stderr.includes(
+      '--- .jp/config.toml\n+++ .jp/config.toml\n@@ -2,8 +2,6 @@\n [assistant.model]\n id = "ollama/chat"\n \n-[conversation.turn_summary.generate]\n-batch_size = 2 # small\n \n [conversation.title]\n from_heading = false\n',
+    ),
     fix.stderr,
-    /--- \.jp\/config\.toml\n- {3}5: \[conversation\.turn_summary\.generate\]\n- {3}6: batch_size = 2 # small\n/,
   );
-  assert.match(
+  assert.ok(
+    fix.stderr.includes(
+      "--- /dev/null\n+++ .jp/jpt.toml\n@@ -0,0 +1,2 @@\n+[conversation.turn_summary.generate]\n+batch_size = 2 # small\n",
+    ),
     fix.stderr,
-    /\+\+\+ \.jp\/jpt\.toml\n\+\[conversation\.turn_summary\.generate\]\n\+batch_size = 2\n/,
   );
+  // Everything else stays, blank lines included.
   assert.equal(
     await Deno.readTextFile(config),
-    '# the team model\n[assistant.model]\nid = "ollama/chat"\n\n[conversation.title]\nfrom_heading = false\n',
+    '# the team model\n[assistant.model]\nid = "ollama/chat"\n\n\n[conversation.title]\nfrom_heading = false\n',
+  );
+  assert.equal(
+    await Deno.readTextFile(join(ws.root, ".jp", "jpt.toml")),
+    "[conversation.turn_summary.generate]\nbatch_size = 2 # small\n",
   );
   const after = await runJpt([
     "config",
@@ -262,4 +272,63 @@ Deno.test("jpt check warns about keys jp drops from a conversation's stored conf
     "base_config.json: conversation.turn_summary is unknown to jp: released jp drops it, with a warning, when it loads the conversation",
     "events.json: entry 0 (config_delta): providers.llm.openai_compat is unknown to jp: released jp drops it, with a warning, when it loads the conversation",
   ]);
+});
+
+Deno.test("check --fix keeps both files' comments and modes, never rewrites jpt.toml, and leaves a link out of the workspace alone", async () => {
+  await using ws = await tempWorkspace();
+  const config = join(ws.root, ".jp", "config.toml");
+  const jpt = join(ws.root, ".jp", "jpt.toml");
+  await Deno.writeTextFile(
+    config,
+    '# team settings\n[assistant.model]\nid = "ollama/chat"\n\n# how labels are made\n[conversation.turn_summary.generate]\n# small batches\nbatch_size = 2\n',
+  );
+  await Deno.chmod(config, 0o600);
+  const mine =
+    "# my own jpt settings\n[conversation.title]\nfrom_heading = false\n";
+  await Deno.writeTextFile(jpt, mine);
+  await Deno.chmod(jpt, 0o640);
+  const fix = await runJpt(["check", "--fix"], { cwd: ws.root, env: ws.env });
+  assert.equal(fix.code, 0, fix.stdout + fix.stderr);
+  assert.equal(
+    await Deno.readTextFile(jpt),
+    `${mine}\n# how labels are made\n[conversation.turn_summary.generate]\n# small batches\nbatch_size = 2\n`,
+  );
+  assert.equal(
+    await Deno.readTextFile(config),
+    '# team settings\n[assistant.model]\nid = "ollama/chat"\n\n',
+  );
+  assert.equal((await Deno.stat(config)).mode! & 0o777, 0o600);
+  assert.equal((await Deno.stat(jpt)).mode! & 0o777, 0o640);
+
+  // The same table again in config.toml: it would clash, so nothing is
+  // written and the keys are named to move by hand.
+  await Deno.writeTextFile(
+    config,
+    "[conversation.turn_summary.generate]\nbatch_size = 3\n",
+  );
+  const before = await Deno.readTextFile(jpt);
+  const clash = await runJpt(["check", "--fix"], { cwd: ws.root, env: ws.env });
+  assert.match(clash.stdout + clash.stderr, /conversation\.turn_summary/);
+  assert.equal(await Deno.readTextFile(jpt), before);
+
+  // config.toml as a link to a file outside the workspace: not written.
+  const outside = await Deno.makeTempFile({ prefix: "jpt-outside-" });
+  try {
+    const text = "[conversation.turn_summary.generate]\nbatch_size = 4\n";
+    await Deno.writeTextFile(outside, text);
+    await Deno.remove(config);
+    await Deno.remove(jpt);
+    await Deno.symlink(outside, config);
+    const linked = await runJpt(["check", "--fix"], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.notEqual(linked.code, 0);
+    assert.match(linked.stdout + linked.stderr, /outside/);
+    assert.equal(await Deno.readTextFile(outside), text);
+    // Nothing half done: jpt.toml was not written either.
+    assert.equal(await Deno.stat(jpt).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(outside);
+  }
 });
