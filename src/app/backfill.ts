@@ -21,7 +21,6 @@ import {
   isIncomplete,
   listConversations,
 } from "../workspace/conversation_ref.ts";
-import { DEFAULT_MAX_RECORDS, LabelStore } from "../labels/label_store.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { mapBounded } from "../workspace/map_bounded.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
@@ -130,29 +129,9 @@ export async function backfill(
     },
   );
   const outcomes = finished.filter((outcome) => outcome !== undefined);
-  if (!options.dryRun) await pruneLabelStore(session, outcomes, options.log);
+  // At no cost unless this run created a record.
+  if (!options.dryRun) await services.pruneLabels();
   return outcomes;
-}
-
-/**
- * Keeps the label store bounded after a backfill that labelled anything:
- * the oldest records past `$JPT_LABEL_STORE_MAX` (a positive whole number,
- * else 100,000) are removed.
- *
- * @param session Where the flow runs.
- * @param outcomes What the backfill did.
- * @param log Where warnings about corrupt records go.
- */
-export async function pruneLabelStore(
-  session: Session,
-  outcomes: readonly BackfillOutcome[],
-  log?: (line: string) => void,
-): Promise<void> {
-  if (!outcomes.some((outcome) => outcome.summarized.length > 0)) return;
-  const value = Number(session.env("JPT_LABEL_STORE_MAX"));
-  await LabelStore.open(session.env, log).prune(
-    Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_RECORDS,
-  );
 }
 
 /**

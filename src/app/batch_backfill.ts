@@ -26,7 +26,7 @@ import {
   updateState,
 } from "../summary/batch_state.ts";
 import { compareIds } from "../workspace/conversation_ref.ts";
-import { type BackfillOutcome, pruneLabelStore } from "./backfill.ts";
+import type { BackfillOutcome } from "./backfill.ts";
 import { waitAndApply } from "./batch_apply.ts";
 import { submitBatches } from "./batch_submit.ts";
 import type { BatchBackfillOptions } from "./batch_options.ts";
@@ -124,7 +124,7 @@ export async function batchBackfill(
     ? [...outcomes.entries()].sort(([a], [b]) => compareIds(a, b))
       .map(([, outcome]) => outcome)
     : [...outcomes.values()];
-  await pruneLabelStore(session, listed, options.log);
+  await services.pruneLabels();
   return { outcomes: listed, batches: report, stateFile };
 }
 

@@ -10,17 +10,13 @@
  * @module
  */
 
-import type OpenAI from "openai";
 import type { ConfigTable } from "../config/config_tree.ts";
 import type { LoadedConfig } from "../config/load_config.ts";
 import { type UsageRecord, usageSink } from "../workspace/usage_ledger.ts";
 import { createClient } from "../llm/client.ts";
-import type { ContextWindow } from "../llm/context_window.ts";
 import { type ProviderEndpoint } from "../llm/endpoint.ts";
-import {
-  type LabelRecorder,
-  openLabelRecorder,
-} from "../labels/label_recorder.ts";
+import type { LabelRecorder } from "../labels/label_recorder.ts";
+import { DEFAULT_MAX_RECORDS, LabelStore } from "../labels/label_store.ts";
 import { coveredTurns, readState, statePath } from "../summary/batch_state.ts";
 import { PROMPT_VERSION } from "../summary/prompt.ts";
 import {
@@ -41,11 +37,15 @@ const BATCH_STATE_TTL_MS = 5_000;
 export class Services {
   /** Where the flow runs. */
   readonly session: Session;
-  readonly #windows = new Map<string, Promise<ContextWindow>>();
+  /** A provider's context window, asked once per model and endpoint. */
+  readonly #windows: NonNullable<
+    NonNullable<Parameters<typeof resolveSummaryModel>[2]>["windows"]
+  > = new Map();
   readonly #warn: (line: string) => void;
   #workspace: Promise<Workspace> | undefined;
   #batches: Promise<Map<string, Set<string>>> | undefined;
   #batchesReadAt = 0;
+  #store: LabelStore | undefined;
 
   /**
    * Builds the services of a session.
@@ -206,7 +206,7 @@ export class Services {
    * @param endpoint The endpoint.
    * @returns The client.
    */
-  client(endpoint: ProviderEndpoint): Promise<OpenAI> {
+  client(endpoint: ProviderEndpoint): ReturnType<typeof createClient> {
     return createClient(endpoint, this.session.env);
   }
 
@@ -222,13 +222,24 @@ export class Services {
     workspace: Workspace | undefined,
     warn?: (line: string) => void,
   ): LabelRecorder {
-    return openLabelRecorder(
-      this.session.env,
-      workspace === undefined
+    this.#store ??= LabelStore.open(this.session.env, warn ?? this.#warn);
+    return {
+      store: this.#store,
+      workspace: workspace === undefined
         ? undefined
         : { root: workspace.root, id: workspace.id },
-      PROMPT_VERSION,
-      warn ?? this.#warn,
+      promptVersion: PROMPT_VERSION,
+    };
+  }
+
+  /**
+   * Keeps the label store within `$JPT_LABEL_STORE_MAX` records (a positive
+   * whole number, else 100,000): at no cost unless this run created one.
+   */
+  async pruneLabels(): Promise<void> {
+    const value = Number(this.session.env("JPT_LABEL_STORE_MAX"));
+    await this.#store?.prune(
+      Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_RECORDS,
     );
   }
 }

@@ -85,11 +85,16 @@ export async function watchWorkspace(
   const workspace = await currentWorkspace(session);
   const watcher = new Watcher(session, workspace, options);
   options.onAction(action("", "started", { detail: workspace.root }));
+  // Watching starts before the first catch-up: a jp save meanwhile is seen.
+  const following = options.once
+    ? undefined
+    : watcher.follow(await watcher.open());
+  // One listing for the first pass: linear in conversations.
   for (const ref of await listConversations(workspace)) {
     if (options.signal.aborted) break;
-    await watcher.visit(ref.id);
+    await watcher.enqueue(ref);
   }
-  if (!options.once && !options.signal.aborted) await watcher.follow();
+  await following;
   await watcher.settle();
   options.onAction(action("", "stopped"));
 }
@@ -111,13 +116,31 @@ class Watcher {
     this.#labels = this.#services.labels(workspace);
   }
 
+  /** Starts watching the conversations folders (events are kept until read). */
+  async open(): Promise<Deno.FsWatcher> {
+    for (const root of this.#roots()) {
+      await Deno.mkdir(root, { recursive: true });
+    }
+    return Deno.watchFs(this.#roots(), { recursive: true });
+  }
+
+  #roots(): string[] {
+    return this.#workspace.roots.map((root) => join(root.dir, "conversations"));
+  }
+
+  /**
+   * Visits a conversation in turn with the others (one at a time).
+   *
+   * @param ref The conversation.
+   */
+  enqueue(ref: ConversationRef): Promise<void> {
+    this.#busy = this.#busy.then(() => this.visit(ref));
+    return this.#busy;
+  }
+
   /** Follows file events until the signal aborts. */
-  async follow(): Promise<void> {
-    const roots = this.#workspace.roots.map((root) =>
-      join(root.dir, "conversations")
-    );
-    for (const root of roots) await Deno.mkdir(root, { recursive: true });
-    const events = Deno.watchFs(roots, { recursive: true });
+  async follow(events: Deno.FsWatcher): Promise<void> {
+    const roots = this.#roots();
     const stop = () => events.close();
     this.#options.signal.addEventListener("abort", stop, { once: true });
     try {
@@ -148,20 +171,21 @@ class Watcher {
       setTimeout(() => {
         this.#timers.delete(id);
         // One conversation at a time: visits queue up behind each other.
-        this.#busy = this.#busy.then(() => this.visit(id));
+        this.#busy = this.#busy.then(async () => {
+          const copies = (await this.#workspace.conversationDirs()).get(id);
+          if (copies !== undefined) await this.visit({ id, copies });
+        });
       }, delayMs),
     );
   }
 
   /** Catches one conversation up, unless its lock is held (then later). */
-  async visit(id: string): Promise<void> {
+  async visit(ref: ConversationRef): Promise<void> {
     const options = this.#options;
     if (options.signal.aborted) return;
+    const { id } = ref;
     const name = `jp-c${id}`;
-    const ref = (await listConversations(this.#workspace)).find((r) =>
-      r.id === id
-    );
-    if (ref === undefined || await isIncomplete(ref)) return;
+    if (await isIncomplete(ref)) return;
     try {
       const result = await this.#catchUp(ref);
       if (result === undefined) return;
@@ -185,6 +209,8 @@ class Watcher {
           action(name, "summarized", { turns: result.summarized.length }),
         );
       }
+      // Kept within its bound, at no cost unless this visit made a record.
+      await this.#services.pruneLabels();
       if (result.failure === undefined) {
         this.#backoff.delete(id);
         return;

@@ -9,10 +9,9 @@
  */
 
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
-import type { EnvReader } from "../workspace/user_dirs.ts";
-import {
-  type ConversationIdentity,
-  type LabelSource,
+import type {
+  ConversationIdentity,
+  LabelSource,
   LabelStore,
 } from "./label_store.ts";
 
@@ -42,24 +41,6 @@ export interface LabelToRecord {
   eventId?: string | undefined;
   /** Whether the label is in the file now. */
   written: boolean;
-}
-
-/**
- * Opens the recorder of a workspace's labels.
- *
- * @param env Environment access (where jpt's data directory is).
- * @param workspace The workspace's root and id, if any.
- * @param promptVersion The prompt version summaries are asked with.
- * @param warn Told about records that do not verify.
- * @returns The recorder.
- */
-export function openLabelRecorder(
-  env: EnvReader,
-  workspace: { root: string; id: string | undefined } | undefined,
-  promptVersion: number,
-  warn: (line: string) => void,
-): LabelRecorder {
-  return { store: LabelStore.open(env, warn), workspace, promptVersion };
 }
 
 /**

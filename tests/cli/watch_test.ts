@@ -175,3 +175,48 @@ Deno.test("model trouble: jpt watch keeps running and says so once per distinct 
   assert.equal(problems.length, 1, stdout);
   assert.match(problems[0].detail, /ollama answered HTTP 500/);
 });
+
+Deno.test("a jp save during jpt watch's first catch-up is seen: its dropped labels come back", async () => {
+  // The first pass is slow (a summary takes 400 ms, 6 conversations).
+  await using server = FakeLlm.start(async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    return summaryResponder()(request);
+  });
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
+  );
+  const dirs: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    dirs.push(
+      await writeConversation(ws.conversations, `1780000000${i}`, twoTurns()),
+    );
+  }
+  const labelled = async (dir: string) =>
+    ConversationStream.parse(await Deno.readFile(join(dir, "events.json")))
+      .turns().every((turn) => turn.summary !== undefined);
+  const watch = spawnJpt(["watch"], { cwd: ws.root, env: ws.env });
+  try {
+    await eventually(
+      "the first conversation labelled",
+      () => labelled(dirs[0]!),
+    );
+    assert.equal(await labelled(dirs[5]!), false, "still in the first pass");
+    // Released jp saves the first conversation, dropping its labels.
+    const path = join(dirs[0]!, "events.json");
+    const entries = JSON.parse(await Deno.readTextFile(path));
+    for (const entry of entries) {
+      delete entry.event_id;
+      delete entry.summary;
+    }
+    await Deno.writeTextFile(path, JSON.stringify(entries, null, 2) + "\n");
+    await eventually("every conversation labelled", async () => {
+      for (const dir of dirs) if (!(await labelled(dir))) return false;
+      return true;
+    }, 30);
+  } finally {
+    watch.kill("SIGTERM");
+    await watch.output();
+  }
+});
