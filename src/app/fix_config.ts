@@ -50,6 +50,8 @@ export async function fixConfigFiles(
   let jptText = jptBefore;
   const edits: Array<{ path: string; before: string; text: string }> = [];
   for (const path of await jpConfigFiles(root)) {
+    // Only regular files are fixed (`jpt check` reports the others).
+    if (!(await Deno.stat(path)).isFile) continue;
     const text = await Deno.readTextFile(path);
     let keys: string[];
     try {

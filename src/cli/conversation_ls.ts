@@ -50,11 +50,14 @@ export function addConversationCommand(
         context.io.err(`error: ${sanitizeLine(error)}\n`);
       }
       const widths = await import("./columns.ts");
-      context.io.out(
-        opts.json
-          ? formatJson(rows)
-          : formatTable(rows, context.outStyle, context.io.columns, widths),
-      );
+      // Conversations that could not be read are errors, not "none".
+      if (opts.json || rows.length > 0 || errors.length === 0) {
+        context.io.out(
+          opts.json
+            ? formatJson(rows)
+            : formatTable(rows, context.outStyle, context.io.columns, widths),
+        );
+      }
       deps.setExitCode(errors.length > 0 ? ExitCode.failure : ExitCode.ok);
     });
 }

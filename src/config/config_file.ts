@@ -22,7 +22,11 @@ import {
   parseJsonOrdered,
 } from "../conversation/json_parse.ts";
 import { isFile } from "../workspace/fs_probe.ts";
-import { readRegularFile } from "../workspace/read_bounded.ts";
+import {
+  maxSmallFileBytes,
+  readRegularFile,
+  UnreadableFileError,
+} from "../workspace/read_bounded.ts";
 
 /** Extensions tried for a config file, in jp's order. */
 export const CONFIG_EXTENSIONS = [
@@ -118,11 +122,19 @@ async function readWithExtends(
 export async function parseConfigFile(path: string): Promise<ConfigTable> {
   let text: string;
   try {
-    text = new TextDecoder().decode(await readRegularFile(path));
+    text = new TextDecoder().decode(
+      await readRegularFile(path, maxSmallFileBytes()),
+    );
   } catch (error) {
     throw new ConfigFileError(
       path,
-      error instanceof Deno.errors.NotFound ? "file not found" : String(error),
+      error instanceof Deno.errors.NotFound
+        ? "file not found"
+        : error instanceof UnreadableFileError
+        ? error.detail
+        : error instanceof Error
+        ? error.message
+        : String(error),
       error,
     );
   }

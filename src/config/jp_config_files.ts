@@ -7,7 +7,11 @@
  */
 
 import { join } from "node:path";
-import { findConfigFile, readConfigFile } from "./config_file.ts";
+import {
+  CONFIG_EXTENSIONS,
+  findConfigFile,
+  readConfigFile,
+} from "./config_file.ts";
 import { readEvent } from "../conversation/events.ts";
 import { ConversationStream } from "../conversation/stream.ts";
 import { readRegularFile } from "../workspace/read_bounded.ts";
@@ -41,6 +45,15 @@ export async function jpConfigFiles(root: string): Promise<string[]> {
   }
   const local = await findConfigFile(join(root, ".jp"));
   if (local !== undefined) files.push(local);
+  // A config path that is there but no regular file (a directory, a FIFO,
+  // a device) is listed too: `jpt check` reports it instead of passing it.
+  for (const base of [join(root, ".jp", "config"), join(root, ".jp")]) {
+    for (const extension of CONFIG_EXTENSIONS) {
+      const path = `${base}.${extension}`;
+      const info = await Deno.stat(path).catch(() => undefined);
+      if (info !== undefined && !info.isFile) files.push(path);
+    }
+  }
   return files;
 }
 

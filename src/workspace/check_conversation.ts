@@ -3,6 +3,8 @@ import { ConversationMetadata } from "../conversation/metadata.ts";
 import { isValidTimestamp } from "../conversation/timestamp.ts";
 import { validateEvents } from "../conversation/validate_events.ts";
 import { idFromDirName } from "./conversation_id.ts";
+import { parseJsonOrdered } from "../conversation/json_parse.ts";
+import { isJsonObject } from "../conversation/json_value.ts";
 import { isDirectory, isFile } from "./fs_probe.ts";
 import { readRegularFile } from "./read_bounded.ts";
 import { strayTempFiles } from "./conversation_io.ts";
@@ -65,7 +67,13 @@ export async function checkConversation(
   const baseConfig = await read("base_config.json");
   if (baseConfig) {
     try {
-      JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(baseConfig));
+      // As jp reads it: nested at most 128 levels, a JSON object.
+      const value = parseJsonOrdered(
+        new TextDecoder("utf-8", { fatal: true }).decode(baseConfig),
+      );
+      if (!isJsonObject(value)) {
+        errors.push("base_config.json: the top level must be an object");
+      }
     } catch (error) {
       errors.push(`base_config.json: ${message(error)}`);
     }

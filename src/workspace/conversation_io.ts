@@ -21,7 +21,11 @@ import { ConversationStream } from "../conversation/stream.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import type { ConversationCopy, ConversationRef } from "./conversation_ref.ts";
-import { readRegularFile } from "./read_bounded.ts";
+import {
+  maxSmallFileBytes,
+  readRegularFile,
+  UnreadableFileError,
+} from "./read_bounded.ts";
 
 /** A conversation file could not be read or parsed; names the file. */
 export class ConversationFileError extends JptError {
@@ -222,6 +226,7 @@ export async function loadMetadata(
   return await readWith(
     join(copy.dir, "metadata.json"),
     ConversationMetadata.parse,
+    maxSmallFileBytes(),
   );
 }
 
@@ -271,14 +276,19 @@ export async function saveConversation(
 async function readWith<T>(
   path: string,
   parse: (bytes: Uint8Array) => T,
+  limit?: number,
 ): Promise<T> {
   let bytes: Uint8Array;
   try {
-    bytes = await readRegularFile(path);
+    bytes = await readRegularFile(path, limit);
   } catch (error) {
     throw new ConversationFileError(
       path,
-      error instanceof Deno.errors.NotFound ? "file not found" : error,
+      error instanceof Deno.errors.NotFound
+        ? "file not found"
+        : error instanceof UnreadableFileError
+        ? error.detail
+        : error,
     );
   }
   try {

@@ -23,12 +23,15 @@ const METADATA_READS_IN_FLIGHT = 32;
  *
  * @param workspace The workspace.
  * @returns The conversation, or `undefined` when there are none.
+ * @throws {ConversationFileError} When no conversation's metadata can be
+ *   read: the first such file is named (never "no conversations").
  */
 export async function mostRecentConversation(
   workspace: Workspace,
 ): Promise<ConversationRef | undefined> {
   const refs = await listConversations(workspace);
   // Read in parallel: a workspace of thousands is not read one file at a time.
+  let unreadable: unknown;
   const times = await mapBounded(
     refs,
     METADATA_READS_IN_FLIGHT,
@@ -36,7 +39,8 @@ export async function mostRecentConversation(
       if (await isIncomplete(ref)) return undefined;
       try {
         return (await loadMetadata(ref)).lastActivatedAt;
-      } catch {
+      } catch (error) {
+        unreadable ??= error;
         return undefined;
       }
     },
@@ -49,5 +53,6 @@ export async function mostRecentConversation(
       best = { ref, at };
     }
   }
+  if (best === undefined && unreadable !== undefined) throw unreadable;
   return best?.ref;
 }

@@ -17,6 +17,8 @@ export const MAX_FILE_BYTES_ENV = "JPT_MAX_FILE_BYTES";
 export class UnreadableFileError extends JptError {
   /** The file. */
   readonly path: string;
+  /** Why it is not read. */
+  readonly detail: string;
 
   /**
    * Creates the error, naming the file.
@@ -27,6 +29,7 @@ export class UnreadableFileError extends JptError {
   constructor(path: string, detail: string) {
     super(`Cannot read "${path}": ${detail}`);
     this.path = path;
+    this.detail = detail;
   }
 }
 
@@ -47,6 +50,20 @@ export function maxFileBytes(): number {
   return text !== undefined && Number.isSafeInteger(value) && value > 0
     ? value
     : DEFAULT_MAX_FILE_BYTES;
+}
+
+/** The most a small file (metadata, config) may hold: 16 MiB. */
+export const DEFAULT_MAX_SMALL_FILE_BYTES = 16 * 1024 ** 2;
+
+/**
+ * The size limit of small files (a conversation's `metadata.json` and
+ * `base_config.json`, config files): far below that of `events.json`, so a
+ * planted giant costs nothing; never above {@linkcode maxFileBytes}.
+ *
+ * @returns Bytes.
+ */
+export function maxSmallFileBytes(): number {
+  return Math.min(DEFAULT_MAX_SMALL_FILE_BYTES, maxFileBytes());
 }
 
 /**
@@ -70,7 +87,9 @@ export async function readRegularFile(
   if (info.size > limit) {
     throw new UnreadableFileError(
       path,
-      `${info.size} bytes is over the limit of ${limit} (set ${MAX_FILE_BYTES_ENV} to raise it)`,
+      limit < maxFileBytes()
+        ? `${info.size} bytes is over the limit of ${limit} for metadata and config files`
+        : `${info.size} bytes is over the limit of ${limit} (set ${MAX_FILE_BYTES_ENV} to raise it)`,
     );
   }
   const file = await Deno.open(path, { read: true });

@@ -142,3 +142,20 @@ Deno.test({
     }
   },
 });
+
+Deno.test('a 2 GiB metadata.json is refused at once, naming the file and the limit: never "No conversations"', async () => {
+  const { ws, dir } = await workspaceWithConversation();
+  await using _ = ws;
+  const metadata = join(dir, "metadata.json");
+  const file = await Deno.open(metadata, { write: true, truncate: true });
+  await file.truncate(2 * 1024 ** 3); // sparse: costs no disk
+  file.close();
+  for (const args of [["turns"], ["conversation", "ls"]]) {
+    const result = await runJpt(args, { cwd: ws.root, env: ws.env });
+    const output = result.stdout + result.stderr;
+    assert.equal(result.code, 1, `${args.join(" ")}: ${output}`);
+    assert.ok(output.includes(metadata), output);
+    assert.match(output, /over the limit of 16777216/);
+    assert.doesNotMatch(output, /No conversations/);
+  }
+});

@@ -168,3 +168,40 @@ Deno.test("jpt check checks each conversation on its own: an unreadable file is 
     "summarize removed the stray temporary file under the lock",
   );
 });
+
+Deno.test({
+  name:
+    "jpt check fails on a config file that is no regular file and on a base_config.json jp cannot read",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using ws = await tempWorkspace();
+    const config = join(ws.root, ".jp", "config.toml");
+    await Deno.mkdir(config);
+    const dir = await runJpt(["check"], { cwd: ws.root, env: ws.env });
+    assert.equal(dir.code, 1);
+    assert.match(
+      dir.stdout,
+      /FAIL {2}\.jp\/config\.toml\n.*not a regular file \(a directory\)/,
+    );
+    await Deno.remove(config);
+    await Deno.symlink("/dev/zero", config);
+    const device = await runJpt(["check"], { cwd: ws.root, env: ws.env });
+    assert.equal(device.code, 1);
+    assert.match(device.stdout, /not a regular file/);
+    await Deno.remove(config);
+    const conversation = join(ws.conversations, "17800000000");
+    await Deno.mkdir(conversation);
+    await Deno.writeTextFile(join(conversation, "events.json"), "[]\n");
+    await Deno.writeTextFile(
+      join(conversation, "metadata.json"),
+      '{"last_activated_at":"2026-01-01 00:00:00.0"}\n',
+    );
+    await Deno.writeTextFile(
+      join(conversation, "base_config.json"),
+      "[".repeat(200_000) + "]".repeat(200_000),
+    );
+    const deep = await runJpt(["check"], { cwd: ws.root, env: ws.env });
+    assert.equal(deep.code, 1);
+    assert.match(deep.stdout, /base_config\.json: JSON nested deeper than 128/);
+  },
+});
