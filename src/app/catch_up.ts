@@ -176,17 +176,7 @@ export async function catchUpConversation(
   let current = opened.conversation;
   result.restored.push(...opened.restored);
   const snapshot = current.stream;
-  const wanted = [
-    ...candidateIndices(snapshot),
-    ...(options.force === undefined || opened.record === undefined
-      ? []
-      : labelsToRedo(snapshot, opened.record, options.force)),
-  ].sort((a, b) => b - a);
-  const candidates = uncovered(
-    snapshot,
-    wanted.filter((index) => index < (options.beforeIndex ?? Infinity)),
-    options.covered ?? new Set(),
-  ).slice(0, options.maxTurns ?? Infinity);
+  const candidates = chooseCandidates(opened, options);
   if (candidates.length === 0) {
     return {
       ...result,
@@ -321,6 +311,26 @@ async function openOrRead(
       restored: [],
     };
   }
+}
+
+/**
+ * The turns to ask for, newest first: those without a label (and with
+ * `force`, those it asks again for), before `beforeIndex`, not covered by a
+ * pending batch, at most `maxTurns`.
+ */
+function chooseCandidates(opened: Opened, options: CatchUpOptions): number[] {
+  const snapshot = opened.conversation.stream;
+  const wanted = [
+    ...candidateIndices(snapshot),
+    ...(options.force === undefined || opened.record === undefined
+      ? []
+      : labelsToRedo(snapshot, opened.record, options.force)),
+  ].sort((a, b) => b - a);
+  return uncovered(
+    snapshot,
+    wanted.filter((index) => index < (options.beforeIndex ?? Infinity)),
+    options.covered ?? new Set(),
+  ).slice(0, options.maxTurns ?? Infinity);
 }
 
 /** A request the caller stopped: reported as interrupted, without the abort's message. */

@@ -29,9 +29,17 @@ export function jptCommand(): string[] {
 }
 
 /**
- * The worker's arguments for a job (no secret: keys stay in the environment).
+ * The variable that carries the query's `--cfg` values to its worker: a
+ * value may hold a secret (a password in a base URL), and a command line is
+ * visible to every user of the machine, an environment only to its owner.
+ */
+export const WORKER_CFG_ENV = "JPT_WORKER_CFG";
+
+/**
+ * The worker's arguments for a job (no secret: keys stay in the environment,
+ * and so do the `--cfg` values, in {@linkcode WORKER_CFG_ENV}).
  *
- * @param session The query's session (its `--cfg` and `--model` carry over).
+ * @param session The query's session (its `--model` carries over).
  * @param job The job.
  * @returns The arguments after the program.
  */
@@ -39,7 +47,6 @@ export function workerArgs(session: Session, job: WorkerJob): string[] {
   return [
     "--workspace",
     job.workspace,
-    ...session.cfg.flatMap((value) => ["--cfg", value]),
     ...(session.model === undefined ? [] : ["--model", session.model]),
     "worker",
     "--id",
@@ -65,6 +72,7 @@ export function startWorker(session: Session, job: WorkerJob): number {
   const child = new Deno.Command(program!, {
     args: [...leading, ...workerArgs(session, job)],
     cwd: session.cwd,
+    env: { [WORKER_CFG_ENV]: JSON.stringify(session.cfg) },
     detached: true,
     stdin: "null",
     stdout: "null",

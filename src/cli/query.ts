@@ -12,6 +12,7 @@ import type { CliContext } from "./context.ts";
 import { sanitizeLine, sanitizeText } from "./output.ts";
 import type { Spinner } from "./spinner.ts";
 import type { TurnSink } from "../app/turn_types.ts";
+import { showWorkerNotes } from "./worker_notes.ts";
 
 /**
  * Environment variable (for tests) that shortens the background-task drain
@@ -91,17 +92,7 @@ export function addQueryCommand(
           ? {}
           : { idleTimeoutMs: idleSeconds * 1000 }),
       }, turnSink(context, opts.showReasoning === true, spinnerControl));
-      if (outcome.worker !== undefined && context.io.stderrIsTerminal) {
-        const { turns, title } = outcome.worker;
-        const what = [
-          ...(turns > 0 ? [`${turns} turn${turns === 1 ? "" : "s"}`] : []),
-          ...(title ? ["the title"] : []),
-        ].join(" and ");
-        context.io.err(
-          style.dim(`labels: ${what} continue in the background · jpt log`) +
-            "\n",
-        );
-      }
+      if (context.io.stderrIsTerminal) await showWorkerNotes(context, outcome);
       for (const problem of outcome.problems) {
         context.io.err(`${style.warn("warning:")} ${sanitizeLine(problem)}\n`);
       }

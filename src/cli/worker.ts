@@ -8,6 +8,7 @@
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, parseWhole } from "./command_deps.ts";
+import { WORKER_CFG_ENV } from "./hand_off.ts";
 import { sanitizeLine } from "./output.ts";
 import { redactSecrets, secretsOf } from "./redact.ts";
 
@@ -46,7 +47,9 @@ export function addWorkerCommand(
           import("../app/summary_worker.ts"),
           import("../workspace/worker_log.ts"),
         ]);
-      const context = deps.context();
+      const base = deps.context();
+      // The query's --cfg values come through the environment, not argv.
+      const context = { ...base, cfg: [...workerCfg(base.env), ...base.cfg] };
       const path = workerLogPath(context.env);
       const secrets = secretsOf(context.envVariables);
       const log = (line: string) => {
@@ -78,4 +81,17 @@ export function addWorkerCommand(
       }
       deps.setExitCode(ExitCode.ok);
     });
+}
+
+/** The `--cfg` values a query passed to its worker (none when absent or malformed). */
+function workerCfg(env: (name: string) => string | undefined): string[] {
+  try {
+    const values = JSON.parse(env(WORKER_CFG_ENV) ?? "[]");
+    return Array.isArray(values) &&
+        values.every((value) => typeof value === "string")
+      ? values
+      : [];
+  } catch {
+    return [];
+  }
 }

@@ -8,11 +8,29 @@
  */
 
 import type OpenAI from "openai";
+import { JptError } from "../errors/jpt_error.ts";
 import type { ChatMessage } from "./chat_stream.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
 import type { StructuredOutput } from "./providers.ts";
 import { loadOpenAi } from "./openai_sdk.ts";
 import { readTokenUsage, type UsageSink } from "./token_usage.ts";
+
+/** The server answered 200 with something that is not a chat completion. */
+export class MalformedAnswerError extends JptError {
+  /**
+   * @param answer What came back.
+   */
+  constructor(answer: unknown) {
+    const text = typeof answer === "string"
+      ? answer
+      : JSON.stringify(answer) ?? String(answer);
+    super(
+      `the server answered, but not with a chat completion (${
+        text.length > 80 ? `${text.slice(0, 80)}…` : text
+      }): is the base URL an OpenAI-compatible /v1 endpoint?`,
+    );
+  }
+}
 
 /** What to ask for. */
 export interface StructuredRequest {
@@ -74,6 +92,13 @@ export async function structuredCompletion(
         } as OpenAI.ChatCompletionCreateParamsNonStreaming,
         { signal },
       );
+      // A server that answers 200 with something else than a completion.
+      if (
+        typeof completion !== "object" || completion === null ||
+        !Array.isArray(completion.choices)
+      ) {
+        throw new MalformedAnswerError(completion);
+      }
       const usage = readTokenUsage(completion.usage);
       if (usage !== undefined) request.onUsage?.(usage);
       return completion.choices[0]?.message?.content ?? "";

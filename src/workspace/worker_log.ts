@@ -101,3 +101,49 @@ export async function tailLines(
     file.close();
   }
 }
+
+/** Marks of a worker's give-up in its log lines. */
+const GIVE_UP = /\] (failed: .*|.*still locked.*)$/;
+
+/**
+ * The give-ups workers logged since the last call (failures, labels left in
+ * the store because the lock stayed held), each once: where the log was
+ * read up to is kept beside it (`worker.log.seen`). A log rotated since is
+ * read from its start.
+ *
+ * @param path The log file.
+ * @returns The lines, oldest first (at most the last 5).
+ */
+export async function unseenGiveUps(path: string): Promise<string[]> {
+  const seenPath = `${path}.seen`;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch {
+    return [];
+  }
+  if (!info.isFile) return [];
+  const seen = Number(await Deno.readTextFile(seenPath).catch(() => "0"));
+  const from = Number.isSafeInteger(seen) && seen >= 0 && seen <= info.size
+    ? seen
+    : 0;
+  if (from === info.size) return [];
+  const start = Math.max(from, info.size - TAIL_BYTES);
+  const file = await Deno.open(path, { read: true });
+  let text: string;
+  try {
+    await file.seek(start, Deno.SeekMode.Start);
+    const bytes = new Uint8Array(info.size - start);
+    let read = 0;
+    while (read < bytes.length) {
+      const n = await file.read(bytes.subarray(read));
+      if (n === null) break;
+      read += n;
+    }
+    text = new TextDecoder().decode(bytes.subarray(0, read));
+  } finally {
+    file.close();
+  }
+  await Deno.writeTextFile(seenPath, String(info.size)).catch(() => {});
+  return text.split("\n").filter((line) => GIVE_UP.test(line)).slice(-5);
+}

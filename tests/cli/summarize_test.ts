@@ -15,6 +15,7 @@ import {
 } from "../support/paths.ts";
 import {
   copyConversation,
+  simpleTurns,
   tempWorkspace,
   writeConversation,
 } from "../support/workspace.ts";
@@ -493,4 +494,19 @@ Deno.test({
     });
     assert.equal(check.code, 0, check.stdout);
   },
+});
+
+Deno.test("a model server that answers 200 with something else than JSON is one clear line, not a crash", async () => {
+  await using llm = FakeLlm.start(() => ({ text: "<html>proxy login</html>" }));
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${llm.url}"\n`,
+  );
+  await writeConversation(ws.conversations, "17800000000", simpleTurns("h", 1));
+  const result = await runJpt(["summarize"], { cwd: ws.root, env: ws.env });
+  assert.equal(result.code, 1);
+  const output = result.stdout + result.stderr;
+  assert.doesNotMatch(output, /Cannot read properties|run with --verbose/);
+  assert.match(output, /not with a chat completion.*proxy login/);
 });

@@ -358,3 +358,25 @@ Deno.test({
     );
   },
 });
+
+Deno.test("the query's --cfg reaches its worker through the environment", async () => {
+  await using llm = server(0);
+  const { ws, env, summaryOfTurn1 } = await setUp(llm);
+  await using _ = ws;
+  // From now on only the command line knows where the model is.
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "http://127.0.0.1:9"\n[conversation.title.generate]\nauto = false\n`,
+  );
+  const second = await runJpt([
+    "--cfg",
+    `providers.llm.ollama.base_url=${llm.url}`,
+    "query",
+    "second question",
+  ], { cwd: ws.root, env });
+  assert.equal(second.code, 0, second.stderr);
+  await eventually(
+    "the worker reached the model named by --cfg",
+    async () => (await summaryOfTurn1()) !== undefined,
+  );
+});
