@@ -11,6 +11,7 @@ import {
   FakeLlm,
   peakInFlight,
   type RecordedRequest,
+  requestedTurnIds,
   summaryResponder,
 } from "../support/fake_llm.ts";
 import { eventually } from "../support/eventually.ts";
@@ -114,17 +115,22 @@ Deno.test("summarize --jobs 1 is serial, and a text report ends with the totals 
 });
 
 Deno.test("a rate-limited backfill waits as the server asks and summarizes everything", async () => {
-  let calls = 0;
+  // Each request is refused once, then answered: deterministic whatever the
+  // order the four conversations' requests arrive in.
+  const refused = new Set<string>();
   const answer = summaryResponder();
-  await using server = FakeLlm.start((request) =>
-    request.path.endsWith("/chat/completions") && ++calls % 2 === 1
-      ? {
+  await using server = FakeLlm.start((request) => {
+    const key = requestedTurnIds(request).join(",");
+    if (request.path.endsWith("/chat/completions") && !refused.has(key)) {
+      refused.add(key);
+      return {
         status: 429,
         headers: { "retry-after": "0" },
         json: { error: { message: "rate limited" } },
-      }
-      : answer(request)
-  );
+      };
+    }
+    return answer(request);
+  });
   const { ws } = await workspaceOf(4, server);
   await using _ = ws;
   const result = await runJpt(["summarize", "--all", "--json"], {

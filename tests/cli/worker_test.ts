@@ -260,7 +260,14 @@ Deno.test({
     "a worker killed with SIGKILL mid-request leaves every file valid; the next query does the work",
   ignore: !LINUX,
   async fn() {
-    await using llm = server(30_000);
+    // Summaries hang (until the server closes) while the worker waits.
+    await using llm = FakeLlm.start((request) =>
+      request.body?.stream
+        ? { stream: { pieces: ["Reply."] } }
+        : isSummary(request)
+        ? { hang: true }
+        : { json: chatCompletion("{}") }
+    );
     const { ws, query, summaryOfTurn1, log } = await setUp(llm);
     await using _ = ws;
     assert.equal((await query(["second question"])).code, 0);

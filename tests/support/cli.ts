@@ -15,6 +15,14 @@ import { MAIN_TS } from "./paths.ts";
  */
 export const ISOLATED: Record<string, string> = (() => {
   const dir = Deno.makeTempDirSync({ prefix: "jpt-test-home-" });
+  // Removed when the test process ends: no test leaves a folder behind.
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // Already gone.
+    }
+  });
   return {
     JPT_DATA_DIR: join(dir, "data"),
     JPT_CONFIG_DIR: join(dir, "config"),
