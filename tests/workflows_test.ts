@@ -128,3 +128,27 @@ Deno.test("the release targets and version checks are consistent", () => {
     "write",
   ]);
 });
+
+Deno.test("action.yml is a composite action that runs jpt check with GitHub annotations, Deno pinned", () => {
+  const action = parse(
+    Deno.readTextFileSync(join(REPO_ROOT, "action.yml")),
+  ) as {
+    name: string;
+    inputs: Record<string, { default: string }>;
+    runs: { using: string; steps: Array<Step & { shell?: string }> };
+  };
+  assert.equal(action.runs.using, "composite");
+  assert.deepEqual(Object.keys(action.inputs).sort(), [
+    "fail-on-warnings",
+    "paths",
+    "version",
+  ]);
+  assert.equal(action.inputs.version!.default, denoConfig.version);
+  const script = action.runs.steps.map((step) => step.run ?? "").join("\n");
+  assert.match(script, /check --format github/);
+  const deno = Deno.readTextFileSync(join(REPO_ROOT, ".deno-version")).trim();
+  assert.ok(script.includes(`deno@${deno}`), "Deno pinned as everywhere");
+  assert.ok(action.runs.steps.every((step) => step.shell === "bash"));
+  // Inputs reach the script through the environment, never pasted into it.
+  assert.doesNotMatch(script, /\$\{\{/);
+});

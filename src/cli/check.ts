@@ -5,7 +5,7 @@
  */
 
 import { relative } from "node:path";
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
@@ -31,12 +31,19 @@ export function addCheckCommand(
       "conversation directories, workspaces, or folders of conversations (default: this workspace)",
     )
     .addOption(jsonOption())
+    .addOption(
+      new Option(
+        "--format <format>",
+        "text (default), json (as --json), or github (workflow annotations on each file and line)",
+      ).choices(["text", "json", "github"] as const),
+    )
     .addHelpText(
       "after",
       "\nChecks that every file parses, round-trips byte for byte, is in the form jp writes,\n" +
         "and keeps jp's invariants, and that jp's own config files hold no key released jp\n" +
         "rejects. Exits 0 when nothing has errors, 1 otherwise.\n\n" +
-        "Examples:\n  jpt check\n  jpt check --fix\n  jpt check .jp/conversations --json\n",
+        "Examples:\n  jpt check\n  jpt check --fix\n  jpt check .jp/conversations --json\n" +
+        "  jpt check --format github   # in a GitHub workflow: annotations on the files\n",
     )
     .option(
       "--fix",
@@ -65,8 +72,20 @@ export function addCheckCommand(
       }
       const ok = report.conversations.every((result) => result.ok) &&
         report.configFiles.every((result) => result.ok);
+      if (opts.format === "github") {
+        const { githubAnnotations } = await import("./check_annotations.ts");
+        context.io.out(
+          await githubAnnotations(
+            context.cwd,
+            report.conversations,
+            report.configFiles,
+          ),
+        );
+        deps.setExitCode(ok ? ExitCode.ok : ExitCode.failure);
+        return;
+      }
       context.io.out(
-        opts.json
+        opts.json || opts.format === "json"
           ? formatJson({
             ok,
             conversations: report.conversations,

@@ -205,3 +205,40 @@ Deno.test({
     assert.match(deep.stdout, /base_config\.json: JSON nested deeper than 128/);
   },
 });
+
+Deno.test("jpt check --format github: a syntax error on line 7 of events.json is an annotation on that file and line", async () => {
+  await using ws = await tempWorkspace();
+  const dir = join(ws.conversations, "17800000000-broken");
+  await Deno.mkdir(dir);
+  const lines = [
+    "[",
+    "  {",
+    '    "timestamp": "2026-01-01 00:00:00.0",',
+    '    "type": "turn_start"',
+    "  },",
+    "  {",
+    '    "timestamp": oops,',
+    '    "type": "chat_request"',
+    "  }",
+    "]",
+  ];
+  await Deno.writeTextFile(join(dir, "events.json"), lines.join("\n") + "\n");
+  await Deno.writeTextFile(
+    join(dir, "metadata.json"),
+    '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+  );
+  const result = await runJpt(["check", "--format", "github"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(result.code, 1);
+  assert.match(
+    result.stdout,
+    /^::error file=\.jp\/conversations\/17800000000-broken\/events\.json,line=7,col=\d+::/m,
+  );
+  const json = await runJpt(["check", "--format", "json"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(JSON.parse(json.stdout).ok, false);
+});

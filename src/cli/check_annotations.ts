@@ -1,0 +1,107 @@
+/**
+ * `jpt check --format github`: one GitHub Actions workflow command per
+ * problem (`::error file=…,line=…,col=…::message`, `::warning …`), so a
+ * pull request shows each on the file and line it is about. Paths are
+ * relative to the working directory; a byte offset in a message becomes a
+ * line and a column (counted in characters) of the file it names.
+ *
+ * @module
+ */
+
+import { join, relative } from "node:path";
+import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";
+
+/** Files a conversation's message may be about; events.json by default. */
+const NAMED_FILES = ["base_config.json", "metadata.json", "events.json"];
+
+/**
+ * The annotations of a check report.
+ *
+ * @param cwd The working directory (paths are shown relative to it).
+ * @param conversations The conversations' results.
+ * @param configFiles The config files' results.
+ * @returns The lines, each with its newline.
+ */
+export async function githubAnnotations(
+  cwd: string,
+  conversations: readonly ConversationCheck[],
+  configFiles: readonly ConfigFileCheck[],
+): Promise<string> {
+  let text = "";
+  for (const result of configFiles) {
+    for (const error of result.errors) {
+      const at = /line (\d+), column (\d+)/.exec(error);
+      text += command("error", relative(cwd, result.path), error, {
+        line: at === null ? undefined : Number(at[1]),
+        col: at === null ? undefined : Number(at[2]),
+      });
+    }
+  }
+  for (const result of conversations) {
+    for (
+      const [kind, messages] of [
+        ["error", result.errors],
+        ["warning", result.warnings],
+      ] as const
+    ) {
+      for (const message of messages) {
+        const name = NAMED_FILES.find((file) => message.startsWith(file)) ??
+          "events.json";
+        const path = join(result.path, name);
+        const offset = /at byte (\d+)/.exec(message);
+        const position = offset === null
+          ? {}
+          : await positionOf(path, Number(offset[1]));
+        text += command(kind, relative(cwd, path), message, position);
+      }
+    }
+  }
+  return text;
+}
+
+/** The 1-based line and column of a byte offset of a file. */
+async function positionOf(
+  path: string,
+  offset: number,
+): Promise<{ line?: number; col?: number }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch {
+    return {};
+  }
+  const before = new TextDecoder().decode(
+    bytes.subarray(0, Math.min(offset, bytes.length)),
+  );
+  const lastBreak = before.lastIndexOf("\n");
+  return {
+    line: before.split("\n").length,
+    col: [...before.slice(lastBreak + 1)].length + 1,
+  };
+}
+
+/** One workflow command, its data and properties escaped as GitHub reads them. */
+function command(
+  kind: "error" | "warning",
+  file: string,
+  message: string,
+  position: { line?: number | undefined; col?: number | undefined },
+): string {
+  const properties = [
+    `file=${escapeProperty(file)}`,
+    ...(position.line === undefined ? [] : [`line=${position.line}`]),
+    ...(position.col === undefined ? [] : [`col=${position.col}`]),
+  ].join(",");
+  return `::${kind} ${properties}::${escapeData(message)}\n`;
+}
+
+function escapeData(text: string): string {
+  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll(
+    "\n",
+    "%0A",
+  );
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
+}
