@@ -30,36 +30,12 @@ import { addTurnsCommand } from "./turns.ts";
 import { addWatchCommand } from "./watch.ts";
 import { addWorkerCommand } from "./worker.ts";
 import { addLogCommand } from "./log.ts";
+import { ENVIRONMENT_HELP } from "./environment_help.ts";
+import { addManCommand } from "./man.ts";
 import { addUsageCommand } from "./usage.ts";
 
 /** The version of jpt, from `deno.json`. */
 export const VERSION: string = denoConfig.version;
-
-/** The ENVIRONMENT section of `jpt --help`. */
-const ENVIRONMENT_HELP = `
-Examples:
-  jpt init && jpt query --new "Explain the build"
-  jpt turns
-  jpt summarize --all
-
-Environment:
-  OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, …
-                          the provider's API key (never printed)
-  OPENAI_BASE_URL         where OpenAI requests go (an OpenAI-compatible server)
-  JP_CFG_<KEY>            a jp config value, e.g. JP_CFG_ASSISTANT_MODEL_ID=ollama/qwen3:8b
-  JPT_CFG_<KEY>           a jpt-only config value, e.g. JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_BATCH_SIZE=3
-  JP_GLOBAL_CONFIG_DIR    jp's user config directory (default ~/.config/jp)
-  JP_USER_DATA_DIR        jp's user data directory (user-local conversations)
-  JPT_CONFIG_DIR          jpt's user config directory (default ~/.config/jpt)
-  JPT_CACHE_DIR           jpt's cache (default ~/.cache/jpt)
-  JPT_TRUSTED_WORKSPACES  workspaces whose config may choose where keys are sent
-  JPT_MAX_FILE_BYTES      the largest file jpt reads (default 2 GiB)
-  JPT_IDLE_TIMEOUT_SECS   give up on a reply that sends nothing this long (default 120)
-  JPT_MODEL_RETRIES       retries of a model call answered 429 or 5xx (default 5, 0 for none)
-  JPT_BATCH_POLL_SECS     how often summarize --batch-api polls a batch (default 30)
-  JP_EDITOR, VISUAL, EDITOR   the editor for jpt edit and for a message typed on a terminal
-  NO_COLOR                no colour (colour is also off when output is not a terminal)
-`;
 
 /** Where and how the CLI runs; tests pass their own. */
 export interface RunOptions {
@@ -261,5 +237,6 @@ function buildProgram(
   addWorkerCommand(program, deps);
   addLogCommand(program, deps);
   addUsageCommand(program, deps);
+  addManCommand(program, deps);
   return program;
 }

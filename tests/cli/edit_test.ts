@@ -247,11 +247,10 @@ Deno.test("jpt edit --events validates the raw file and aborts on errors", async
 Deno.test("jpt turns --stale marks summaries whose turn changed since they were written", async () => {
   const { ws, edit } = await setUp();
   await using _ = ws;
-  const cache = { JPT_CACHE_DIR: join(ws.userData, "cache") };
   const stale = () =>
     runJpt(["turns", "--stale", "--json"], {
       cwd: ws.root,
-      env: { ...ws.env, ...cache },
+      env: ws.env,
     });
   let rows = JSON.parse((await stale()).stdout);
   assert.deepEqual(rows.map((row: { stale: unknown }) => row.stale), [
@@ -264,7 +263,7 @@ Deno.test("jpt turns --stale marks summaries whose turn changed since they were 
     op: "replace",
     find: "(turn002): Fix the unused variable warning",
     with: "(turn002): Fix the warning",
-  }], cache);
+  }]);
   rows = JSON.parse((await stale()).stdout);
   // Labels jpt wrote, and those it found in the file meanwhile, are known.
   assert.deepEqual(rows.map((row: { stale: unknown }) => row.stale), [
@@ -277,7 +276,7 @@ Deno.test("jpt turns --stale marks summaries whose turn changed since they were 
     op: "replace",
     find: "fix that warning",
     with: "fix every warning",
-  }], cache);
+  }]);
   rows = JSON.parse((await stale()).stdout);
   assert.deepEqual(rows.map((row: { stale: unknown }) => row.stale), [
     false,

@@ -41,7 +41,6 @@ Deno.test("jpt output on the sample workspace", async (t) => {
     const env = {
       JP_USER_DATA_DIR: join(home, "data"),
       JP_GLOBAL_CONFIG_DIR: join(home, "config"),
-      JPT_CACHE_DIR: join(home, "cache"),
     };
     for (const args of [...COMMANDS, ...HELP]) {
       await t.step(`jpt ${args.join(" ")}`, async (t) => {
