@@ -285,7 +285,7 @@ Deno.test("jpt turns --stale marks summaries whose turn changed since they were 
   ]);
   const text = await runJpt(["turns", "--stale"], {
     cwd: ws.root,
-    env: { ...ws.env, ...cache },
+    env: ws.env,
   });
   assert.match(
     text.stdout,
