@@ -14,7 +14,7 @@ import type { ConfigTable } from "../config/config_tree.ts";
 import type { LoadedConfig } from "../config/load_config.ts";
 import { type UsageRecord, usageSink } from "../workspace/usage_ledger.ts";
 import { createClient } from "../llm/client.ts";
-import { type ProviderEndpoint } from "../llm/endpoint.ts";
+import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import type { LabelRecorder } from "../labels/label_recorder.ts";
 import { DEFAULT_MAX_RECORDS, LabelStore } from "../labels/label_store.ts";
 import { coveredTurns, readState, statePath } from "../summary/batch_state.ts";
