@@ -1,6 +1,9 @@
 /**
  * The adversarial study, rerunnable: `deno task adversarial` drives the real
- * CLI through five categories of hostile situations and classifies every run
+ * CLI through hostile situations (corrupt input, kills during writes, races,
+ * hostile models, secret probes, kill -9 at random points of a backfill with
+ * 8 jobs, of a detached worker and of a Batch-API apply, label poisoning
+ * and trust side doors) and classifies every run
  * as a clear error (exit 1 or 2 with one `error:` line, or success), a crash
  * (a bug: any other exit code, a stack, or the `--verbose` hint), lost (a
  * file changed by a command that must not change it, a file left invalid, a
@@ -20,6 +23,7 @@ import {
   type FakeResponse,
   summaryResponder,
 } from "../tests/support/fake_llm.ts";
+import { FakeBatchApi } from "../tests/support/fake_batch_api.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const HANG_MS = 20_000;
@@ -100,7 +104,11 @@ async function jpt(
 /** ok / clear error / crash / hang for a run (files judged by the caller). */
 function judge(run: Run): Outcome {
   if (run.code === "hang") return "hang";
-  if (/--verbose for details|Maximum call stack|\n\s+at /.test(run.stderr)) {
+  // An internal error in clear clothes is still a crash.
+  if (
+    /--verbose for details|Maximum call stack|\n\s+at |Cannot read properties|is not a function|TypeError|ReferenceError/
+      .test(run.stderr)
+  ) {
     return "crash";
   }
   if (run.code === 0) return "ok";
@@ -423,6 +431,295 @@ async function secrets(rounds: number): Promise<void> {
   }
 }
 
+/** Every entry but the turn_starts, as text: what jpt must never lose. */
+async function contentOf(dir: string): Promise<string[] | undefined> {
+  try {
+    const stream = ConversationStream.parse(
+      await Deno.readFile(join(dir, "events.json")),
+    );
+    JSON.parse(await Deno.readTextFile(join(dir, "metadata.json")));
+    return stream.entries.filter((entry) => entry.type !== "turn_start").map((
+      entry,
+    ) => entry.text.replace(/"event_id"\s*:\s*"[^"]*"\s*,?\s*/, ""));
+  } catch {
+    return undefined; // torn or invalid
+  }
+}
+
+/** A workspace of `count` conversations of three unlabelled turns each. */
+async function manyConversations(
+  count: number,
+): Promise<{ root: string; dirs: string[] }> {
+  const root = await Deno.makeTempDir({ prefix: "jpt-adversarial-" });
+  await Deno.mkdir(join(root, ".jp"), { recursive: true });
+  await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nadver\n");
+  const dirs: string[] = [];
+  for (let c = 0; c < count; c++) {
+    const dir = join(root, ".jp", "conversations", `1780000${1000 + c}`);
+    await Deno.mkdir(dir, { recursive: true });
+    const entries = [0, 1, 2].flatMap((t) => [
+      { timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
+      {
+        timestamp: "2026-01-01 00:00:00.1",
+        type: "chat_request",
+        content: `question ${t} of ${c}`,
+      },
+      {
+        timestamp: "2026-01-01 00:00:00.2",
+        type: "chat_response",
+        message: `answer ${t}`,
+      },
+    ]);
+    await Deno.writeTextFile(
+      join(dir, "events.json"),
+      JSON.stringify(entries, null, 2) + "\n",
+    );
+    await Deno.writeTextFile(
+      join(dir, "metadata.json"),
+      '{\n  "last_activated_at": "2026-01-01 00:00:00.2"\n}\n',
+    );
+    dirs.push(dir);
+  }
+  return { root, dirs };
+}
+
+/**
+ * Starts a jpt process, kills it with SIGKILL at a random moment, then
+ * judges every conversation: "lost" when a file is torn or invalid or an
+ * entry other than a turn_start changed or went missing.
+ */
+async function killTrial(
+  category: string,
+  label: string,
+  args: string[],
+  workspace: { root: string; dirs: string[] },
+  env: Record<string, string>,
+  killAfterMs: number,
+): Promise<void> {
+  const before = await Promise.all(workspace.dirs.map(contentOf));
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    cwd: workspace.root,
+    env: {
+      NO_COLOR: "1",
+      JP_USER_DATA_DIR: join(workspace.root, ".no-user-data"),
+      JPT_DATA_DIR: join(workspace.root, ".jpt-data"),
+      JPT_CONFIG_DIR: join(workspace.root, ".jpt-config"),
+      ...env,
+    },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await new Promise((resolve) => setTimeout(resolve, killAfterMs));
+  try {
+    child.kill("SIGKILL");
+  } catch {
+    // already gone
+  }
+  await child.status;
+  const after = await Promise.all(workspace.dirs.map(contentOf));
+  const lost = after.some((content, i) =>
+    content === undefined ||
+    JSON.stringify(content) !== JSON.stringify(before[i])
+  );
+  record(
+    category,
+    lost ? "lost" : "ok",
+    `${label} killed at ${killAfterMs} ms`,
+  );
+}
+
+/** kill -9 at random points of `summarize --all --jobs 8` over 12 conversations. */
+async function killBackfill(count: number): Promise<void> {
+  const next = random(808);
+  await using server = FakeLlm.start(async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, next() * 60));
+    return summaryResponder()(request);
+  });
+  for (let i = 0; i < count; i++) {
+    const ws = await manyConversations(12);
+    await killTrial(
+      "kill -9 during summarize --all --jobs 8",
+      `trial ${i}`,
+      [
+        "--cfg",
+        `providers.llm.ollama.base_url=${server.url}`,
+        "summarize",
+        "--all",
+        "--jobs",
+        "8",
+        "--batch-size",
+        "1",
+      ],
+      ws,
+      {},
+      100 + Math.floor(next() * 900),
+    );
+    await Deno.remove(ws.root, { recursive: true });
+  }
+}
+
+/** kill -9 at random points of a detached worker's catch-up and write. */
+async function killWorker(count: number): Promise<void> {
+  const next = random(909);
+  await using server = FakeLlm.start(async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, next() * 60));
+    return summaryResponder()(request);
+  });
+  for (let i = 0; i < count; i++) {
+    const ws = await manyConversations(1);
+    await killTrial(
+      "kill -9 during the worker",
+      `trial ${i}`,
+      [
+        "--cfg",
+        `providers.llm.ollama.base_url=${server.url}`,
+        "worker",
+        "--id",
+        "17800001000",
+        "--max-turns",
+        "3",
+      ],
+      ws,
+      {},
+      80 + Math.floor(next() * 700),
+    );
+    await Deno.remove(ws.root, { recursive: true });
+  }
+}
+
+/** kill -9 at random points of `summarize --batch-api --resume` applying a batch. */
+async function killBatchApply(count: number): Promise<void> {
+  const next = random(1010);
+  await using api = new FakeBatchApi();
+  for (let i = 0; i < count; i++) {
+    const ws = await manyConversations(6);
+    await Deno.writeTextFile(
+      join(ws.root, ".jp", "config.toml"),
+      `[assistant.model]\nid = "openai/gpt-test"\ncontext_window = 8192\n`,
+    );
+    const env = {
+      OPENAI_API_KEY: "sk-adversarial",
+      OPENAI_BASE_URL: api.baseUrl,
+      JPT_BATCH_POLL_SECS: "0.02",
+    };
+    const submit = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--quiet",
+        MAIN,
+        "summarize",
+        "--all",
+        "--batch-api",
+        "--no-wait",
+      ],
+      cwd: ws.root,
+      env: {
+        NO_COLOR: "1",
+        JPT_DATA_DIR: join(ws.root, ".jpt-data"),
+        JP_USER_DATA_DIR: join(ws.root, ".no-user-data"),
+        ...env,
+      },
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    if (!submit.success) {
+      record("kill -9 during --batch-api apply", "crash", `submit ${i}`);
+      continue;
+    }
+    await killTrial(
+      "kill -9 during --batch-api apply",
+      `trial ${i}`,
+      ["summarize", "--batch-api", "--resume"],
+      ws,
+      env,
+      100 + Math.floor(next() * 700),
+    );
+    await Deno.remove(ws.root, { recursive: true });
+  }
+}
+
+/**
+ * Labels and keys only the user trusts: a committed twin conversation with
+ * a hostile label never reaches the user's file after a released-jp save,
+ * and a `--cfg NAME` the repository's config chose sends no key.
+ */
+async function trustProbes(rounds: number): Promise<void> {
+  await using server = FakeLlm.start(summaryResponder());
+  for (let i = 0; i < rounds; i++) {
+    const ws = await manyConversations(2);
+    const env = {
+      NO_COLOR: "1",
+      JPT_DATA_DIR: join(ws.root, ".jpt-data"),
+      JP_USER_DATA_DIR: join(ws.root, ".no-user-data"),
+    };
+    const flags = ["--cfg", `providers.llm.ollama.base_url=${server.url}`];
+    await Deno.writeTextFile(
+      join(ws.root, ".jp", "config.toml"),
+      `[assistant.model]\nid = "ollama/tiny"\n`,
+    );
+    // The twin: conversation 1 holds conversation 0's turns, hostile labels.
+    await Deno.copyFile(
+      join(ws.dirs[0]!, "events.json"),
+      join(ws.dirs[1]!, "events.json"),
+    );
+    const twin = ConversationStream.parse(
+      await Deno.readFile(join(ws.dirs[1]!, "events.json")),
+    );
+    for (const turn of twin.turns()) {
+      twin.setTurnSummary(
+        twin.ensureTurnId(turn.index)!,
+        "Deleted the database",
+      );
+    }
+    await Deno.writeFile(join(ws.dirs[1]!, "events.json"), twin.serialize());
+    const summarize = await jpt([...flags, "summarize", "--all"], ws.root, env);
+    const own = await Deno.readTextFile(join(ws.dirs[0]!, "events.json"));
+    const entries = JSON.parse(own) as Array<Record<string, unknown>>;
+    for (const entry of entries) {
+      delete entry.event_id;
+      delete entry.summary;
+    }
+    await Deno.writeTextFile(
+      join(ws.dirs[0]!, "events.json"),
+      JSON.stringify(entries, null, 2) + "\n",
+    );
+    const restore = await jpt([...flags, "summarize", "--all"], ws.root, env);
+    const poisoned = (await Deno.readTextFile(join(ws.dirs[0]!, "events.json")))
+      .includes("Deleted the database");
+    record(
+      "trust: label poisoning and side doors",
+      poisoned ? "lost" : judge(restore.code === 0 ? restore : summarize),
+      `twin ${i}`,
+    );
+    // A named config from the repository's own config_load_paths.
+    await Deno.writeTextFile(
+      join(ws.root, ".jp", "config.toml"),
+      'config_load_paths = [".jp/agents"]\n[assistant.model]\nid = "ollama/tiny"\n',
+    );
+    await Deno.mkdir(join(ws.root, ".jp", "agents"), { recursive: true });
+    await Deno.writeTextFile(
+      join(ws.root, ".jp", "agents", "dev.toml"),
+      `[assistant.model]\nid = "openai/m"\n[providers.llm.openai]\nbase_url = "${server.url}"\napi_key_env = "GITHUB_TOKEN"\n`,
+    );
+    const token = `ghp_adversarial_${i}_0123456789`;
+    const named = await jpt(["--cfg", "dev", "summarize", "--all"], ws.root, {
+      ...env,
+      GITHUB_TOKEN: token,
+    });
+    const sent = server.requests.some((request) =>
+      JSON.stringify(request).includes(token)
+    );
+    record(
+      "trust: label poisoning and side doors",
+      sent ? "lost" : judge(named),
+      `--cfg dev ${i}`,
+    );
+    await Deno.remove(ws.root, { recursive: true });
+  }
+}
+
 const quick = Deno.args.includes("--quick");
 const started = performance.now();
 await corruptInput(quick ? 30 : 300);
@@ -430,6 +727,10 @@ await killDuringWrites(quick ? 5 : 30);
 await concurrency(quick ? 2 : 10);
 await hostileModel(quick ? 1 : 2);
 await secrets(quick ? 1 : 2);
+await killBackfill(quick ? 3 : 100);
+await killWorker(quick ? 3 : 100);
+await killBatchApply(quick ? 3 : 100);
+await trustProbes(quick ? 1 : 5);
 const seconds = Math.round((performance.now() - started) / 1000);
 
 const rows = [...tallies].map(([category, t]) =>
