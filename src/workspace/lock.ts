@@ -123,21 +123,64 @@ export class ConversationLock {
 
 /** Marks the lock files jpt writes (jp ignores their content). */
 const JPT_HOLDER = "jpt";
-/** How long to let a released jp finish deleting the file it just unlocked. */
+/** How long to let a released jp finish deleting the file it just unlocked (without /proc). */
 const SETTLE_MS = 25;
+/** The longest wait for a live released jp to delete the file it just unlocked. */
+const UNLINK_WAIT_MS = 500;
 
 /**
  * Whether the locked file was last written by another program than jpt
  * (released jp, which deletes its lock file after closing it). An empty
  * file was just created: no holder can still delete it.
  */
-async function lastHeldByReleasedJp(file: Deno.FsFile): Promise<boolean> {
+async function lastHeldByReleasedJp(
+  file: Deno.FsFile,
+): Promise<{ pid: number | undefined } | undefined> {
   const buffer = new Uint8Array(1024);
   await file.seek(0, Deno.SeekMode.Start);
   const read = await file.read(buffer);
-  if (read === null || read === 0) return false;
+  if (read === null || read === 0) return undefined;
   const text = new TextDecoder().decode(buffer.subarray(0, read));
-  return !text.includes(`"holder":"${JPT_HOLDER}"`);
+  if (text.includes(`"holder":"${JPT_HOLDER}"`)) return undefined;
+  const pid = Number(/"pid"\s*:\s*(\d+)/.exec(text)?.[1]);
+  return { pid: Number.isSafeInteger(pid) && pid > 0 ? pid : undefined };
+}
+
+/** Whether a process is alive, where /proc tells; `undefined` where it cannot. */
+async function processAlive(pid: number): Promise<boolean | undefined> {
+  if (Deno.build.os !== "linux") return undefined;
+  try {
+    await Deno.stat(`/proc/${pid}`);
+    return true;
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? false : undefined;
+  }
+}
+
+/**
+ * After locking a file released jp held: released jp closes its handle and
+ * then deletes the file, so while that jp still runs, wait for the delete
+ * (then the lock is on a dead inode: start over), up to a bound; a jp that
+ * has exited deletes nothing more. Without /proc, one short pause.
+ *
+ * @returns Whether the path still names the locked file.
+ */
+async function settleAfterReleasedJp(
+  path: string,
+  file: Deno.FsFile,
+  pid: number | undefined,
+): Promise<boolean> {
+  const alive = pid === undefined ? undefined : await processAlive(pid);
+  if (alive === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    return await namesSameFile(path, file);
+  }
+  const until = performance.now() + UNLINK_WAIT_MS;
+  for (;;) {
+    if (!await namesSameFile(path, file)) return false;
+    if (!await processAlive(pid!) || performance.now() >= until) return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** How often an acquisition retries when the path was replaced under it. */
@@ -158,11 +201,11 @@ async function lockPathOnce(path: string): Promise<Deno.FsFile | undefined> {
       throw new LockHeldError(path, await readHolder(path));
     }
     keep = await namesSameFile(path, file);
-    if (keep && await lastHeldByReleasedJp(file)) {
+    const released = keep ? await lastHeldByReleasedJp(file) : undefined;
+    if (released !== undefined) {
       // Released jp deletes its lock file right after closing it: if that is
       // about to happen to the file just locked, wait for it and start over.
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      keep = await namesSameFile(path, file);
+      keep = await settleAfterReleasedJp(path, file, released.pid);
     }
     return keep ? file : undefined;
   } finally {

@@ -7,6 +7,7 @@ lock file, in the order released jp does.
 """
 import fcntl
 import os
+import time
 
 
 def try_lock(lock_path):
@@ -22,8 +23,10 @@ def try_lock(lock_path):
     return fd
 
 
-def unlock(fd, lock_path):
+def unlock(fd, lock_path, pause=0.0):
     os.close(fd)
+    if pause > 0:
+        time.sleep(pause)
     try:
         os.unlink(lock_path)
     except FileNotFoundError:

@@ -73,3 +73,55 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "jpt's lock excludes a released jp that pauses 30 ms between unlocking and deleting its lock file",
+  ignore: !HAS_PYTHON || Deno.build.os === "windows",
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "jpt-lock-stress-" });
+    try {
+      const lock = join(dir, "locks", "jp-c1.lock");
+      const counter = join(dir, "counter");
+      await Deno.mkdir(join(dir, "locks"));
+      await Deno.writeTextFile(counter, "0");
+      const worker = join(REPO_ROOT, "tests", "support", "lock_worker.ts");
+      const children = [
+        ...Array.from(
+          { length: WORKERS },
+          () =>
+            new Deno.Command(Deno.execPath(), {
+              args: [
+                "run",
+                "-A",
+                "--quiet",
+                worker,
+                lock,
+                counter,
+                `${ROUNDS}`,
+              ],
+            }).spawn(),
+        ),
+        new Deno.Command("python3", {
+          args: [
+            join(REPO_ROOT, "tests", "support", "jp_lock_standin.py"),
+            lock,
+            counter,
+            `${JP_ROUNDS}`,
+            "0.03",
+          ],
+        }).spawn(),
+      ];
+      for (const child of children) {
+        assert.ok((await child.status).success);
+      }
+      assert.equal(
+        Number(await Deno.readTextFile(counter)),
+        WORKERS * ROUNDS + JP_ROUNDS,
+        "every increment under the lock survives",
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
