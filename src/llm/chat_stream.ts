@@ -6,6 +6,7 @@
  */
 
 import type OpenAI from "openai";
+import { DEFAULT_RETRY_POLICY } from "./retrying_fetch.ts";
 import { JptError } from "../errors/jpt_error.ts";
 
 /** A chat message in the OpenAI shape. */
@@ -87,13 +88,15 @@ export async function streamChat(
   const reply: StreamedReply = { text: "", reasoning: "", interrupted: false };
   const idle = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const rearm = () => {
+  const rearm = (extraMs = 0) => {
     if (options.idleTimeoutMs === undefined) return;
     clearTimeout(timer);
-    timer = setTimeout(() => idle.abort(), options.idleTimeoutMs);
+    timer = setTimeout(() => idle.abort(), options.idleTimeoutMs + extraMs);
   };
   try {
-    rearm();
+    // Before the answer starts, retries of a 429 or 5xx may wait (up to the
+    // retry policy's bound): that is no silence of the model.
+    rearm(DEFAULT_RETRY_POLICY.maxWaitMs);
     const stream = await client.chat.completions.create(
       {
         model: request.model,
@@ -103,6 +106,7 @@ export async function streamChat(
       } as OpenAI.ChatCompletionCreateParamsStreaming,
       { signal: AbortSignal.any([options.signal, idle.signal]) },
     );
+    rearm();
     for await (const chunk of stream) {
       rearm();
       const delta = chunk.choices[0]?.delta as

@@ -540,3 +540,28 @@ function queryOpenAi(cwd: string, env: Record<string, string>) {
     env,
   });
 }
+
+Deno.test("a rate-limited reply waiting longer than the idle timeout is retried, not reported as silence", async () => {
+  let refused = false;
+  await using server = FakeLlm.start((request) => {
+    if (request.body?.stream && !refused) {
+      refused = true;
+      return {
+        status: 429,
+        headers: { "retry-after": "1" },
+        json: { error: { message: "slow down" } },
+      };
+    }
+    return request.body?.stream
+      ? { stream: { pieces: ["After the wait."] } }
+      : summaryResponder()(request);
+  });
+  const { ws, query } = await setUp(server);
+  await using _ = ws;
+  const result = await query(["--new", "--no-title", "hello"], {
+    JPT_IDLE_TIMEOUT_SECS: "0.5",
+    JPT_MODEL_RETRIES: "2",
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "After the wait.\n");
+});
