@@ -32,6 +32,9 @@ import { addWorkerCommand } from "./worker.ts";
 import { addLogCommand } from "./log.ts";
 import { ENVIRONMENT_HELP } from "./environment_help.ts";
 import { addManCommand } from "./man.ts";
+import { addFindCommand } from "./find.ts";
+import { addShowCommand } from "./show.ts";
+import { addOutlineCommand } from "./outline.ts";
 import { addUsageCommand } from "./usage.ts";
 
 /** The version of jpt, from `deno.json`. */
@@ -226,6 +229,9 @@ function buildProgram(
   addInitCommand(program, deps);
   addConversationCommand(program, deps);
   addTurnsCommand(program, deps);
+  addFindCommand(program, deps);
+  addShowCommand(program, deps);
+  addOutlineCommand(program, deps);
   addCheckCommand(program, deps);
   addQueryCommand(program, deps);
   addEditCommand(program, deps);

@@ -8,10 +8,10 @@
 
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { TurnRow } from "../app/list_turns.ts";
-import { ExitCode } from "../errors/jpt_error.ts";
-import { type CommandDeps, jsonOption } from "./command_deps.ts";
-import { formatJson, sanitizeLine } from "./output.ts";
-import type { Style } from "./style.ts";
+import { ExitCode, UsageError } from "../errors/jpt_error.ts";
+import { type CommandDeps, jsonOption, parseCount } from "./command_deps.ts";
+import { formatJson } from "./output.ts";
+import { formatTurnLine } from "./turn_line.ts";
 
 /**
  * Adds `turns` to the program.
@@ -33,6 +33,19 @@ export function addTurnsCommand(
     )
     .addOption(jsonOption())
     .option(
+      "-a, --all",
+      "every turn of every conversation (workspace and user-local), newest conversation first",
+    )
+    .option(
+      "-n, --last <n>",
+      "with --all: the last N turns of each conversation",
+      parseCount,
+    )
+    .option(
+      "--since <date>",
+      "with --all: turns started since this day or time (YYYY-MM-DD[ HH:MM:SS])",
+    )
+    .option(
       "--stale",
       "mark summaries whose turn changed since jpt wrote them ([stale]; [unverified] when unknown) and those a model wrote, which summarize --force would redo ([model])",
     )
@@ -42,9 +55,25 @@ export function addTurnsCommand(
         "stored summary shows its label from jpt's label store, marked [restored] (released jp\n" +
         "dropped it when it saved the file), else its first request line, marked [fallback].\n" +
         '--json gives [{"index", "event_id", "summary", "fallback", "restored"}], 0-based.\n\n' +
-        "Examples:\n  jpt turns\n  jpt turns jp-c17800000000 --json\n",
+        "With --all, each conversation starts with a `jp-c<id>  <title>` line; --json adds\n" +
+        '"conversation" and "title" to each turn.\n\n' +
+        "Examples:\n  jpt turns\n  jpt turns jp-c17800000000 --json\n  jpt turns --all -n 3\n" +
+        "  jpt turns --all --since 2026-12-01 --json\n",
     )
     .action(async (conversation, opts) => {
+      if (opts.all) {
+        if (conversation !== undefined || opts.stale) {
+          throw new UsageError(
+            "--all lists every conversation: leave out the conversation and --stale",
+          );
+        }
+        const { runTurnsAll } = await import("./turns_all.ts");
+        await runTurnsAll(deps, opts);
+        return;
+      }
+      if (opts.last !== undefined || opts.since !== undefined) {
+        throw new UsageError("-n and --since go with --all");
+      }
       const { listTurns } = await import("../app/list_turns.ts");
       const { NoConversationsError } = await import("../app/session.ts");
       const context = deps.context();
@@ -67,34 +96,4 @@ export function addTurnsCommand(
       );
       deps.setExitCode(ExitCode.ok);
     });
-}
-
-/**
- * Formats one line of the turn list.
- *
- * @param row The turn.
- * @param style Colours (ids and markers), when the output is a terminal.
- * @returns `# Turn N (<event_id>): <summary>` and a newline, sanitized.
- */
-export function formatTurnLine(row: TurnRow, style?: Style): string {
-  const id = row.event_id === null
-    ? ""
-    : ` (${
-      style?.id(sanitizeLine(row.event_id)) ?? sanitizeLine(row.event_id)
-    })`;
-  const marker = (text: string) => style?.marker(text) ?? text;
-  const label = row.summary !== null
-    ? row.restored
-      ? `${sanitizeLine(row.summary)} ${marker("[restored]")}`
-      : sanitizeLine(row.summary)
-    : row.fallback !== null
-    ? `${marker("[fallback]")} ${sanitizeLine(row.fallback)}`
-    : marker("[no summary]");
-  const mark = row.stale === true
-    ? ` ${marker("[stale]")}`
-    : row.stale === null && row.summary !== null
-    ? ` ${marker("[unverified]")}`
-    : "";
-  const source = row.source === "model" ? ` ${marker("[model]")}` : "";
-  return `# Turn ${row.index + 1}${id}: ${label}${mark}${source}\n`;
 }

@@ -28,6 +28,13 @@ const COMMANDS: string[][] = [
   ["--cfg", NO_OLLAMA, "models"],
   ["conversation", "ls"],
   ["conversation", "ls", "--json"],
+  ["turns", "--all"],
+  ["turns", "--all", "--json"],
+  ["find", "warning"],
+  ["find", "--json", "retry"],
+  ["show", "--turn", "2"],
+  ["outline"],
+  ["outline", "--format", "json"],
 ];
 
 /** `--help` of every command, from the command tree (none can be forgotten). */

@@ -1,0 +1,164 @@
+/**
+ * `jpt find PATTERN…`: the turns, across every conversation of the
+ * workspace, whose label or text matches. Labels count whether they are in
+ * the file or in the label record (a label jp's save dropped is still
+ * found); text is the requests and the assistant's messages, tool calls and
+ * results with `tools`, never reasoning. Case-insensitive unless a pattern
+ * has a capital letter (smart case); every pattern must match (in any
+ * field). Label matches come first, then text matches, newest first within
+ * each.
+ *
+ * @module
+ */
+
+import { resolveTarget, type Session } from "./session.ts";
+import { Services } from "./services.ts";
+import {
+  type ConversationTurns,
+  type TurnView,
+  workspaceTurns,
+} from "./workspace_turns.ts";
+
+/** Where a match was found. */
+export type MatchPlace = "label" | "request" | "response" | "tool";
+
+/** One matching turn (also the shape of `jpt find --json`'s items). */
+export interface FoundTurn {
+  /** `jp-c<id>`. */
+  conversation: string;
+  /** The conversation's title, if any. */
+  title: string | null;
+  /** 0-based turn index. */
+  index: number;
+  /** The turn's event id, or `null`. */
+  event_id: string | null;
+  /** The label, or `null`. */
+  summary: string | null;
+  /** The fallback, or `null`. */
+  fallback: string | null;
+  /** Whether the label came from the label record. */
+  restored: boolean;
+  /** Where it matched, with a snippet around the first match of each place. */
+  matches: Array<{ where: MatchPlace; snippet: string }>;
+}
+
+/** What to look for. */
+export interface FindOptions {
+  /** The patterns (all must match). */
+  patterns: string[];
+  /** Patterns are regular expressions (else plain text). */
+  regex: boolean;
+  /** Search tool calls and results too. */
+  tools: boolean;
+  /** Only this conversation (`jp-c<id>`, `<id>`, a keyword). */
+  conversation?: string | undefined;
+}
+
+/** How much text a snippet shows on each side of a match. */
+const SNIPPET_CONTEXT = 40;
+
+/**
+ * Finds turns; see the module doc.
+ *
+ * @param session Where the flow runs.
+ * @param options See {@linkcode FindOptions}.
+ * @returns The matching turns, label matches first, and the conversations
+ *   that could not be read.
+ * @throws {SyntaxError} For an invalid regular expression.
+ */
+export async function findTurns(
+  session: Session,
+  options: FindOptions,
+): Promise<{ found: FoundTurn[]; errors: string[] }> {
+  const services = new Services(session);
+  const workspace = await services.workspace();
+  const only = options.conversation === undefined
+    ? undefined
+    : (await resolveTarget(workspace, options.conversation)).id;
+  const { conversations, errors } = await workspaceTurns(
+    workspace,
+    services.labels(workspace),
+    only,
+  );
+  const matchers = options.patterns.map((pattern) => matcher(pattern, options));
+  const byLabel: FoundTurn[] = [];
+  const byText: FoundTurn[] = [];
+  for (const conversation of conversations) {
+    for (const turn of [...conversation.turns].reverse()) {
+      const found = matchTurn(conversation, turn, matchers, options.tools);
+      if (found === undefined) continue;
+      (found.matches[0]!.where === "label" ? byLabel : byText).push(found);
+    }
+  }
+  return { found: [...byLabel, ...byText], errors };
+}
+
+/** A pattern as a regular expression (smart case). */
+function matcher(pattern: string, options: FindOptions): RegExp {
+  const source = options.regex
+    ? pattern
+    : pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(source, /\p{Lu}/u.test(pattern) ? "u" : "iu");
+}
+
+/** The turn with where every pattern matched, or `undefined`. */
+function matchTurn(
+  conversation: ConversationTurns,
+  turn: TurnView,
+  matchers: readonly RegExp[],
+  tools: boolean,
+): FoundTurn | undefined {
+  const places: Array<[MatchPlace, string[]]> = [
+    ["label", turn.summary === undefined ? [] : [turn.summary]],
+    ["request", turn.requests],
+    ["response", turn.responses],
+    ...(tools
+      ? [
+        ["tool", turn.tools.map((tool) => tool.text)] as [MatchPlace, string[]],
+      ]
+      : []),
+  ];
+  const matches: FoundTurn["matches"] = [];
+  for (const re of matchers) {
+    let hit = false;
+    for (const [where, texts] of places) {
+      for (const text of texts) {
+        const at = re.exec(text);
+        if (at === null) continue;
+        hit = true;
+        if (!matches.some((match) => match.where === where)) {
+          matches.push({
+            where,
+            snippet: snippet(text, at.index, at[0].length),
+          });
+        }
+        break;
+      }
+    }
+    if (!hit) return undefined;
+  }
+  matches.sort((a, b) => placeOrder(a.where) - placeOrder(b.where));
+  return {
+    conversation: `jp-c${conversation.ref.id}`,
+    title: conversation.title ?? null,
+    index: turn.index,
+    event_id: turn.eventId ?? null,
+    summary: turn.summary ?? null,
+    fallback: turn.fallback ?? null,
+    restored: turn.restored,
+    matches,
+  };
+}
+
+function placeOrder(where: MatchPlace): number {
+  return ["label", "request", "response", "tool"].indexOf(where);
+}
+
+/** One line around a match: whitespace folded, cut with an ellipsis. */
+function snippet(text: string, at: number, length: number): string {
+  const start = Math.max(0, at - SNIPPET_CONTEXT);
+  const end = Math.min(text.length, at + length + SNIPPET_CONTEXT);
+  return `${start > 0 ? "…" : ""}${
+    text.slice(start, end).replace(/\s+/g, " ")
+  }${end < text.length ? "…" : ""}`;
+}

@@ -1,0 +1,168 @@
+/**
+ * Every conversation of a workspace with its turns, read for navigation
+ * (`jpt find`, `jpt turns --all`, `jpt outline`, `jpt show`): the
+ * conversations are read in parallel with a bound on those in flight, each
+ * parsed once, newest first (by `last_activated_at`); a turn's label is its
+ * stored summary or the one the conversation's own label record would put
+ * back (jp's save dropped it), marked restored.
+ *
+ * @module
+ */
+
+import { readEvent } from "../conversation/events.ts";
+import type { Turn } from "../conversation/turn.ts";
+import { compareTimestamps } from "../conversation/timestamp.ts";
+import { identityOf, type LabelRecorder } from "../labels/label_recorder.ts";
+import { restorableLabels } from "../labels/restore_labels.ts";
+import {
+  loadConversation,
+  type LoadedConversation,
+} from "../workspace/conversation_io.ts";
+import {
+  type ConversationRef,
+  isIncomplete,
+  listConversations,
+} from "../workspace/conversation_ref.ts";
+import { mapBounded } from "../workspace/map_bounded.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+
+/** How many conversations are read at once. */
+const READS_IN_FLIGHT = 8;
+
+/** One turn as navigation shows it. */
+export interface TurnView {
+  /** 0-based index. */
+  index: number;
+  /** The `turn_start`'s event id, if any. */
+  eventId: string | undefined;
+  /** The label: stored, or restored from the label record. */
+  summary: string | undefined;
+  /** Whether the label comes from the label record, not the file. */
+  restored: boolean;
+  /** The mechanical fallback (the first request line). */
+  fallback: string | undefined;
+  /** The request texts. */
+  requests: string[];
+  /** The assistant's messages (never reasoning). */
+  responses: string[];
+  /** The reasoning (shown only when asked for). */
+  reasoning: string[];
+  /** One line per tool call: name, then status. */
+  tools: Array<{ name: string; status: string; text: string }>;
+  /** The turn's events, for `--json`. */
+  turn: Turn;
+}
+
+/** A conversation with its turns. */
+export interface ConversationTurns {
+  /** The conversation. */
+  ref: ConversationRef;
+  /** Its title, if any. */
+  title: string | undefined;
+  /** When it was last activated (jp's timestamp). */
+  lastActivatedAt: string;
+  /** Its turns, in order. */
+  turns: TurnView[];
+}
+
+/**
+ * The turns of a loaded conversation; see the module doc.
+ *
+ * @param conversation The conversation as read.
+ * @param labels The label store (for labels jp's saves dropped).
+ * @returns Its turns.
+ */
+export async function turnViews(
+  conversation: LoadedConversation,
+  labels: LabelRecorder,
+): Promise<TurnView[]> {
+  const record = await labels.store.read(
+    await identityOf(labels, conversation.ref),
+  );
+  const restorable = restorableLabels(record);
+  return conversation.stream.turns().map((turn) => {
+    const restored = restorable(turn);
+    return {
+      ...contentOf(turn),
+      index: turn.index,
+      eventId: turn.id,
+      summary: turn.summary ?? restored?.summary,
+      restored: restored !== undefined,
+      fallback: turn.fallbackSummary(),
+      turn,
+    };
+  });
+}
+
+/** The texts of a turn's events, by kind. */
+function contentOf(
+  turn: Turn,
+): Pick<TurnView, "requests" | "responses" | "reasoning" | "tools"> {
+  const view: Pick<TurnView, "requests" | "responses" | "reasoning" | "tools"> =
+    { requests: [], responses: [], reasoning: [], tools: [] };
+  const calls = new Map<string, { name: string; text: string }>();
+  for (const entry of turn.events) {
+    const event = readEvent(entry);
+    if (event?.type === "chat_request") view.requests.push(event.content);
+    else if (event?.type === "chat_response" && event.text !== undefined) {
+      (event.kind === "reasoning" ? view.reasoning : view.responses).push(
+        event.text,
+      );
+    } else if (event?.type === "tool_call_request") {
+      const text = `${event.name} ${JSON.stringify(event.arguments())}`;
+      calls.set(event.id, { name: event.name, text });
+      view.tools.push({ name: event.name, status: "called", text });
+    } else if (event?.type === "tool_call_response") {
+      const call = calls.get(event.id);
+      const line = view.tools.findLast((tool) =>
+        tool.name === call?.name && tool.status === "called"
+      );
+      const status = event.isError ? "failed" : "ok";
+      if (line !== undefined) {
+        line.status = status;
+        line.text += `\n${event.content()}`;
+      } else {
+        view.tools.push({ name: "?", status, text: event.content() });
+      }
+    }
+  }
+  return view;
+}
+
+/**
+ * Every readable conversation of a workspace with its turns, newest first.
+ *
+ * @param workspace The workspace (both storage roots).
+ * @param labels The label store.
+ * @param only Read only this conversation, when given.
+ * @returns The conversations, and the problems of those that could not be read.
+ */
+export async function workspaceTurns(
+  workspace: Workspace,
+  labels: LabelRecorder,
+  only?: string,
+): Promise<{ conversations: ConversationTurns[]; errors: string[] }> {
+  const refs = (await listConversations(workspace)).filter((ref) =>
+    only === undefined || ref.id === only
+  );
+  const errors: string[] = [];
+  const read = await mapBounded(refs, READS_IN_FLIGHT, async (ref) => {
+    if (await isIncomplete(ref)) return undefined;
+    try {
+      const conversation = await loadConversation(ref);
+      return {
+        ref,
+        title: conversation.metadata.title,
+        lastActivatedAt: conversation.metadata.lastActivatedAt,
+        turns: await turnViews(conversation, labels),
+      };
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
+  });
+  const conversations = read.filter((c) => c !== undefined).sort((a, b) =>
+    compareTimestamps(b.lastActivatedAt, a.lastActivatedAt)
+  );
+  return { conversations, errors };
+}

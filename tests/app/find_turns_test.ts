@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { findTurns } from "../../src/app/find_turns.ts";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import { testSession } from "../support/session.ts";
+import { tempWorkspace, writeConversation } from "../support/workspace.ts";
+
+function conversation(
+  turns: Array<{ label?: string; request: string; response: string }>,
+): Uint8Array {
+  const entries = turns.flatMap((turn, i) => [
+    {
+      timestamp: `2026-01-01 00:00:0${i}.0`,
+      type: "turn_start",
+      event_id: `t${i}`,
+      ...(turn.label === undefined ? {} : { summary: turn.label }),
+    },
+    {
+      timestamp: `2026-01-01 00:00:0${i}.1`,
+      type: "chat_request",
+      content: turn.request,
+    },
+    {
+      timestamp: `2026-01-01 00:00:0${i}.2`,
+      type: "chat_response",
+      reasoning: "thinking about MUTEX",
+    },
+    {
+      timestamp: `2026-01-01 00:00:0${i}.3`,
+      type: "chat_response",
+      message: turn.response,
+    },
+  ]);
+  return ConversationStream.parse(
+    new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n"),
+  ).serialize();
+}
+
+Deno.test("findTurns(): label matches first, smart case, every pattern, reasoning never searched", async () => {
+  await using ws = await tempWorkspace();
+  await writeConversation(
+    ws.conversations,
+    "17800000001",
+    conversation([
+      { request: "the lock is slow", response: "use a mutex" },
+      {
+        label: "Switched from Mutex to RwLock",
+        request: "ok",
+        response: "done",
+      },
+    ]),
+  );
+  const session = testSession(ws);
+  const find = (patterns: string[], extra = {}) =>
+    findTurns(session, { patterns, regex: false, tools: false, ...extra });
+  const mutex = (await find(["mutex"])).found;
+  assert.deepEqual(mutex.map((t) => [t.index, t.matches[0]!.where]), [
+    [1, "label"],
+    [0, "response"],
+  ]);
+  // A capital makes it case-sensitive: only the label says "Mutex".
+  assert.deepEqual((await find(["Mutex"])).found.map((t) => t.index), [1]);
+  // Every pattern must match ("RwLock" holds "lock").
+  assert.deepEqual(
+    (await find(["lock", "mutex"])).found.map((t) => t.index),
+    [1, 0],
+  );
+  assert.deepEqual(
+    (await find(["slow", "mutex"])).found.map((t) => t.index),
+    [0],
+  );
+  // Reasoning ("MUTEX") is never searched.
+  assert.deepEqual((await find(["thinking"])).found, []);
+  // A regular expression.
+  assert.deepEqual(
+    (await find(["sw.tched|slow"], { regex: true })).found.map((t) => t.index),
+    [1, 0],
+  );
+});
