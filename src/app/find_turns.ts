@@ -114,7 +114,10 @@ function matchTurn(
     ["response", turn.responses],
     ...(tools
       ? [
-        ["tool", turn.tools.map((tool) => tool.text)] as [MatchPlace, string[]],
+        ["tool", turn.tools.map((tool) => tool.text())] as [
+          MatchPlace,
+          string[],
+        ],
       ]
       : []),
   ];

@@ -27,7 +27,7 @@ import { mapBounded } from "../workspace/map_bounded.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 
 /** How many conversations are read at once. */
-const READS_IN_FLIGHT = 8;
+const READS_IN_FLIGHT = 32;
 
 /** One turn as navigation shows it. */
 export interface TurnView {
@@ -47,8 +47,8 @@ export interface TurnView {
   responses: string[];
   /** The reasoning (shown only when asked for). */
   reasoning: string[];
-  /** One line per tool call: name, then status. */
-  tools: Array<{ name: string; status: string; text: string }>;
+  /** One line per tool call: name and status; `text()`: its arguments and result. */
+  tools: Array<{ name: string; status: string; text(): string }>;
   /** The turn's events, for `--json`. */
   turn: Turn;
 }
@@ -78,6 +78,7 @@ export async function turnViews(
 ): Promise<TurnView[]> {
   const record = await labels.store.read(
     await identityOf(labels, conversation.ref),
+    { listed: true },
   );
   const restorable = restorableLabels(record);
   return conversation.stream.turns().map((turn) => {
@@ -100,8 +101,17 @@ function contentOf(
 ): Pick<TurnView, "requests" | "responses" | "reasoning" | "tools"> {
   const view: Pick<TurnView, "requests" | "responses" | "reasoning" | "tools"> =
     { requests: [], responses: [], reasoning: [], tools: [] };
-  const calls = new Map<string, { name: string; text: string }>();
+  // Tool arguments and results are decoded (base64) only when searched.
+  const calls = new Map<
+    string,
+    { name: string; status: string; parts: Array<() => string>; text(): string }
+  >();
   for (const entry of turn.events) {
+    const type = entry.type;
+    if (
+      type !== "chat_request" && type !== "chat_response" &&
+      type !== "tool_call_request" && type !== "tool_call_response"
+    ) continue;
     const event = readEvent(entry);
     if (event?.type === "chat_request") view.requests.push(event.content);
     else if (event?.type === "chat_response" && event.text !== undefined) {
@@ -109,20 +119,24 @@ function contentOf(
         event.text,
       );
     } else if (event?.type === "tool_call_request") {
-      const text = `${event.name} ${JSON.stringify(event.arguments())}`;
-      calls.set(event.id, { name: event.name, text });
-      view.tools.push({ name: event.name, status: "called", text });
+      const call = {
+        name: event.name,
+        status: "called",
+        parts: [() => `${event.name} ${JSON.stringify(event.arguments())}`],
+        text() {
+          return this.parts.map((part) => part()).join("\n");
+        },
+      };
+      calls.set(event.id, call);
+      view.tools.push(call);
     } else if (event?.type === "tool_call_response") {
-      const call = calls.get(event.id);
-      const line = view.tools.findLast((tool) =>
-        tool.name === call?.name && tool.status === "called"
-      );
       const status = event.isError ? "failed" : "ok";
-      if (line !== undefined) {
-        line.status = status;
-        line.text += `\n${event.content()}`;
+      const call = calls.get(event.id);
+      if (call !== undefined) {
+        call.status = status;
+        call.parts.push(() => event.content());
       } else {
-        view.tools.push({ name: "?", status, text: event.content() });
+        view.tools.push({ name: "?", status, text: () => event.content() });
       }
     }
   }
@@ -147,9 +161,8 @@ export async function workspaceTurns(
   );
   const errors: string[] = [];
   const read = await mapBounded(refs, READS_IN_FLIGHT, async (ref) => {
-    if (await isIncomplete(ref)) return undefined;
     try {
-      const conversation = await loadConversation(ref);
+      const conversation = await loadConversation(ref, { readOnly: true });
       return {
         ref,
         title: conversation.metadata.title,
@@ -157,7 +170,10 @@ export async function workspaceTurns(
         turns: await turnViews(conversation, labels),
       };
     } catch (error) {
-      errors.push(error instanceof Error ? error.message : String(error));
+      // A half-created directory (no events.json) is no conversation yet.
+      if (!(await isIncomplete(ref))) {
+        errors.push(error instanceof Error ? error.message : String(error));
+      }
       return undefined;
     }
   });

@@ -59,10 +59,23 @@ export async function identityOf(
 ): Promise<ConversationIdentity> {
   const place = recorder.workspace?.root ?? ref.copies[0]?.dir ?? ".";
   return {
-    root: await Deno.realPath(place).catch(() => place),
+    root: await realPlace(place),
     workspaceId: recorder.workspace?.id,
     conversationId: ref.id,
   };
+}
+
+/** Real paths asked for in this process (a listing asks once per workspace). */
+const realPaths = new Map<string, Promise<string>>();
+
+function realPlace(place: string): Promise<string> {
+  let real = realPaths.get(place);
+  if (real === undefined) {
+    real = Deno.realPath(place).catch(() => place);
+    if (realPaths.size > 1000) realPaths.clear();
+    realPaths.set(place, real);
+  }
+  return real;
 }
 
 /**

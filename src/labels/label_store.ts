@@ -213,11 +213,20 @@ export class LabelStore {
    * Reads a conversation's record (one file read).
    *
    * @param conversation The conversation in its checkout.
+   * @param options `listed`: for read-only listings of many conversations,
+   *   look the record up in one listing of the store first (records another
+   *   process creates meanwhile may be missed; restores never pass it).
    * @returns Its labels (none when it has no record, or one that does not verify).
    */
-  async read(conversation: ConversationIdentity): Promise<LabelRecord> {
+  async read(
+    conversation: ConversationIdentity,
+    options: { listed?: boolean } = {},
+  ): Promise<LabelRecord> {
     const path = this.#path(conversation);
     if (path === undefined) return new LabelRecord();
+    if (options.listed && !(await this.#listing()).has(basenameOf(path))) {
+      return new LabelRecord();
+    }
     let text: string;
     try {
       text = await Deno.readTextFile(path);
@@ -303,6 +312,22 @@ export class LabelStore {
       await Deno.remove(file.path).then(() => removed++, () => {});
     }
     return removed;
+  }
+
+  #names: Promise<Set<string>> | undefined;
+
+  /** The record files of the store, listed once. */
+  #listing(): Promise<Set<string>> {
+    this.#names ??= (async () => {
+      const names = new Set<string>();
+      try {
+        for await (const item of Deno.readDir(this.#dir!)) names.add(item.name);
+      } catch {
+        // No store yet.
+      }
+      return names;
+    })();
+    return this.#names;
   }
 
   #path(conversation: ConversationIdentity): string | undefined {

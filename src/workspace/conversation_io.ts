@@ -121,13 +121,16 @@ export async function strayTempFiles(dir: string): Promise<string[]> {
  * copy whose `metadata.json` is newer.
  *
  * @param ref The conversation.
+ * @param options `readOnly`: the caller never writes it back (a listing):
+ *   no stamp is taken, so no file is looked at twice.
  * @returns The loaded conversation.
  * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
  */
 export async function loadConversation(
   ref: ConversationRef,
+  options: { readOnly?: boolean } = {},
 ): Promise<LoadedConversation> {
-  const before = await conversationStamp(ref);
+  const before = options.readOnly ? "" : await conversationStamp(ref);
   const source = await newestCopy(ref.copies, [
     "events.json",
     "base_config.json",
@@ -137,7 +140,7 @@ export async function loadConversation(
     ConversationStream.parse,
   );
   const metadata = await loadMetadata(ref);
-  const after = await conversationStamp(ref);
+  const after = options.readOnly ? "-" : await conversationStamp(ref);
   const conversation: LoadedConversation = {
     ref,
     source,
@@ -303,6 +306,8 @@ async function newestCopy(
   files: string[],
 ): Promise<ConversationCopy> {
   let best = copies[0]!;
+  // One copy (no user-local one): nothing to compare.
+  if (copies.length === 1) return best;
   let bestTime = -Infinity;
   for (const copy of copies) {
     let time = -Infinity;
