@@ -25,6 +25,7 @@ import type { Workspace } from "../workspace/workspace.ts";
 import { mapBounded } from "../workspace/map_bounded.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
 import { Services } from "./services.ts";
+import { permanentProblem } from "../llm/describe_error.ts";
 import { catchUpConversation } from "./catch_up.ts";
 import type { PlannedBatch } from "../summary/plan_catch_up.ts";
 import { planConversation } from "./plan_conversation.ts";
@@ -83,6 +84,13 @@ export interface BackfillOutcome {
     | "incomplete";
   /** The summary model, `provider/name`. */
   model?: string;
+  /**
+   * Where the summary model comes from: its config key, and the layer that
+   * set it (a model inherited from the title or assistant model shows here).
+   */
+  model_from?: string;
+  /** The model cannot work until the user changes something (no key, unknown model). */
+  failure_permanent?: boolean;
   /** Turns that got a summary from the model. */
   summarized: SummarizedTurn[];
   /** Turns whose label came back from the label store (no request). */
@@ -171,7 +179,8 @@ async function backfillOne(
     }
     const loaded = await loadConversation(ref);
     outcome.path = loaded.source.dir;
-    const config = (await services.config(workspace, loaded)).values;
+    const loadedConfig = await services.config(workspace, loaded);
+    const config = loadedConfig.values;
     const batchSize = options.batchSize ??
       turnSummarySettings(config).batchSize;
     const resolved = await services.resolveSummaryModel(config, {
@@ -179,6 +188,13 @@ async function backfillOne(
       signal: options.signal,
     });
     outcome.model = `${resolved.model.id.provider}/${resolved.model.id.name}`;
+    const source = resolved.model.source;
+    const origin = [...loadedConfig.origins].find(([key]) =>
+      key === `${source}.id` || key.startsWith(`${source}.id.`)
+    )?.[1];
+    outcome.model_from = origin === undefined
+      ? source
+      : `${source}, set by ${origin}`;
     outcome.context_window = resolved.contextWindow;
     if (options.dryRun) {
       const plan = await planConversation(services, workspace, loaded, {
@@ -217,13 +233,33 @@ async function backfillOne(
       outcome.failure = result.failure instanceof Error
         ? result.failure.message
         : String(result.failure);
+      outcome.failure_permanent =
+        permanentProblem("", result.failure) !== undefined;
     }
     if (result.error !== undefined) outcome.error = result.error;
   } catch (error) {
     outcome.status = "error";
     outcome.error = error instanceof Error ? error.message : String(error);
+    // Past the model's resolution, a user error is the model's (no key).
+    outcome.failure_permanent = outcome.model !== undefined &&
+      permanentProblem("", error) !== undefined;
   }
   return outcome;
+}
+
+/** How a conversation counts in the totals: once, by what happened to it. */
+function conversationKind(outcome: BackfillOutcome): string {
+  const failed = outcome.status === "error" ||
+    outcome.skipped.some((turn) => turn.reason === "model_error");
+  if (failed) return "failed";
+  if (outcome.summarized.length > 0) return "summarized";
+  if (outcome.restored.length > 0) return "restored";
+  if (outcome.status === "locked" || outcome.status === "incomplete") {
+    return outcome.status;
+  }
+  if (outcome.status === "dry_run") return "planned";
+  const reasons = [...new Set(outcome.skipped.map((turn) => turn.reason))];
+  return reasons.length === 0 ? "up to date" : reasons.join(", ");
 }
 
 /**
@@ -257,6 +293,17 @@ export interface BackfillTotals {
   failed: number;
   /** Conversations that could not be read or whose model could not be used at all. */
   errors: number;
+  /**
+   * Every conversation counted once: labelled by a model (`summarized`),
+   * only restored (`restored`), `skipped` by reason (`up to date`,
+   * `locked`, `incomplete`, …), or `failed`.
+   */
+  by_conversation: {
+    summarized: number;
+    restored: number;
+    skipped: Record<string, number>;
+    failed: number;
+  };
 }
 
 /**
@@ -275,8 +322,14 @@ export function backfillTotals(
     skipped: {},
     failed: 0,
     errors: 0,
+    by_conversation: { summarized: 0, restored: 0, skipped: {}, failed: 0 },
   };
   for (const outcome of outcomes) {
+    const kind = conversationKind(outcome);
+    const by = totals.by_conversation;
+    if (kind === "summarized" || kind === "restored" || kind === "failed") {
+      by[kind]++;
+    } else by.skipped[kind] = (by.skipped[kind] ?? 0) + 1;
     totals.summarized += outcome.summarized.length;
     totals.restored += outcome.restored.length;
     if (outcome.status === "error") totals.errors++;

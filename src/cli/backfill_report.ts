@@ -34,20 +34,16 @@ export function backfillExitCode(
  * @returns One line.
  */
 export function formatTotals(totals: BackfillTotals): string {
-  const skipped = Object.entries(totals.skipped);
+  const by = totals.by_conversation;
+  const skipped = Object.entries(by.skipped);
   const skippedCount = skipped.reduce((sum, [, n]) => sum + n, 0);
   const reasons = skipped.length === 0
     ? ""
-    : ` (${
-      skipped.map(([reason, n]) => `${reason.replace("_", " ")} ${n}`).join(
-        ", ",
-      )
-    })`;
+    : ` (${skipped.map(([reason, n]) => `${reason} ${n}`).join(", ")})`;
+  const turnsSkipped = Object.values(totals.skipped).reduce((a, b) => a + b, 0);
   return `Total: ${totals.conversations} conversation${
     totals.conversations === 1 ? "" : "s"
-  }, ${totals.summarized} summarized, ${totals.restored} restored, ${skippedCount} skipped${reasons}, ${totals.failed} failed${
-    totals.errors > 0 ? `, ${totals.errors} not read` : ""
-  }\n`;
+  }: ${by.summarized} summarized, ${by.restored} restored, ${skippedCount} skipped${reasons}, ${by.failed} failed; turns: ${totals.summarized} summarized, ${totals.restored} restored, ${turnsSkipped} skipped, ${totals.failed} failed\n`;
 }
 
 /**
@@ -69,7 +65,7 @@ export function formatOutcomes(
       outcome.status === "locked" || outcome.status === "error" ||
       outcome.status === "incomplete"
     ) {
-      text += `${head}: skipped: ${
+      text += `${head}: ${outcome.status === "error" ? "failed" : "skipped"}: ${
         sanitizeLine(outcome.error ?? outcome.status)
       }\n`;
       continue;
@@ -134,6 +130,42 @@ export function formatFailures(
   outcomes: readonly BackfillOutcome[],
   bad: (text: string) => string,
 ): string {
-  return [...new Set(outcomes.flatMap((outcome) => outcome.failure ?? []))]
-    .map((failure) => `${bad("error:")} ${sanitizeLine(failure)}\n`).join("");
+  // One message per cause, with how many conversations it stopped.
+  const groups = new Map<string, BackfillOutcome[]>();
+  for (const outcome of outcomes) {
+    const cause = outcome.failure ??
+      (outcome.status === "error" ? outcome.error : undefined);
+    if (cause === undefined) continue;
+    groups.set(cause, [...(groups.get(cause) ?? []), outcome]);
+  }
+  let text = "";
+  for (const [cause, stopped] of groups) {
+    const count = stopped.length === 1
+      ? stopped[0]!.id
+      : `${stopped.length} conversations`;
+    text += `${bad("error:")} ${count}: ${sanitizeLine(cause)}\n`;
+    text += inheritedModelHint(stopped);
+  }
+  return text;
+}
+
+/**
+ * When the summary model that failed was not chosen for summaries (it was
+ * inherited from the title or the assistant model, often a conversation's
+ * stored one), which one it was and the fixes.
+ */
+function inheritedModelHint(stopped: readonly BackfillOutcome[]): string {
+  const inherited = stopped.find((outcome) =>
+    outcome.failure_permanent === true &&
+    outcome.model !== undefined && outcome.model_from !== undefined &&
+    !outcome.model_from.startsWith("conversation.turn_summary.generate.model")
+  );
+  if (inherited === undefined) return "";
+  return `  The summary model ${
+    sanitizeLine(inherited.model!)
+  } is inherited from ${sanitizeLine(inherited.model_from!)}.\n` +
+    "  Fix: choose a model for summaries in .jp/jpt.toml (jp never reads it):\n" +
+    "    [conversation.turn_summary.generate.model]\n" +
+    '    id = "ollama/llama3.2:3b"\n' +
+    "  or give the inherited model what the message asks for (its key).\n";
 }

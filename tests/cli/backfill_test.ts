@@ -105,7 +105,7 @@ Deno.test("summarize --jobs 1 is serial, and a text report ends with the totals 
   assert.equal(peakInFlight(server.chatRequests), 1);
   assert.match(
     result.stdout.trim().split("\n").at(-1)!,
-    /^Total: 3 conversations, 9 summarized, 0 restored, 0 skipped, 0 failed$/,
+    /^Total: 3 conversations: 3 summarized, 0 restored, 0 skipped, 0 failed; turns: 9 summarized, 0 restored, 0 skipped, 0 failed$/,
   );
   const again = await runJpt(["summarize", "--all", "--jobs", "0"], {
     cwd: ws.root,
@@ -163,7 +163,7 @@ Deno.test("Ctrl-C stops a backfill: exit 130, files valid, answers kept, a rerun
   const output = await child.output();
   assert.equal(output.code, 130, new TextDecoder().decode(output.stderr));
   const stdout = new TextDecoder().decode(output.stdout);
-  assert.match(stdout, /^Total: \d conversations?, 6 summarized/m);
+  assert.match(stdout, /^Total: \d conversations?: .*; turns: 6 summarized/m);
   await eventually(
     "the hanging requests were aborted",
     () =>
@@ -206,6 +206,9 @@ Deno.test({
       /\r\u001b\[K3\/3 conversations · 9 summarized · 0 restored · 0 failed · \d+:\d\d\r\u001b\[K/,
     );
     assert.doesNotMatch(output, /\[\d\/3\] jp-c/, "no per-conversation lines");
-    assert.match(output, /Total: 3 conversations, 9 summarized/);
+    assert.match(
+      output,
+      /Total: 3 conversations: 3 summarized, .*; turns: 9 summarized/,
+    );
   },
 });

@@ -227,9 +227,12 @@ Deno.test("summarize prints totals and exits 1 when every request failed", async
   assert.equal(result.code, 1);
   assert.match(
     result.stdout,
-    /\nTotal: 1 conversation, 0 summarized, 0 restored, 0 skipped, 2 failed\n$/,
+    /\nTotal: 1 conversation: 0 summarized, 0 restored, 0 skipped, 1 failed; turns: 0 summarized, 0 restored, 0 skipped, 2 failed\n$/,
   );
-  assert.match(result.stderr, /error: ollama answered HTTP 500/);
+  assert.match(
+    result.stderr,
+    /error: jp-c17800000000: ollama answered HTTP 500/,
+  );
 });
 
 Deno.test("a legacy conversation is not rewritten for turns that are never sent", async () => {
