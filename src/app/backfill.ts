@@ -215,6 +215,7 @@ async function backfillOne(
       ref,
       loaded,
       batchSize,
+      oversized: turnSummarySettings(config).oversized,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       resolveModel: () => services.summaryModelOf(resolved),

@@ -73,7 +73,7 @@ export async function backgroundCatchUp(
   options: BackgroundCatchUpOptions,
 ): Promise<BackgroundCatchUp> {
   const { services, workspace, conversation, config } = options;
-  const { batchSize } = turnSummarySettings(config);
+  const { batchSize, oversized } = turnSummarySettings(config);
   const labels = services.labels(workspace, options.log);
   const { restored } = await restoreLabels(
     conversation.stream,
@@ -111,6 +111,7 @@ export async function backgroundCatchUp(
     snapshot: conversation.stream.snapshot(),
     candidates,
     batchSize,
+    oversized,
     resolveModel: (signal) => services.summaryModel(config, signal),
     workspace,
     ref: conversation.ref,

@@ -52,6 +52,8 @@ export interface CatchUpOptions {
   resolveModel: () => Promise<SummaryModel>;
   /** The most turns per request. */
   batchSize: number;
+  /** What to do with a turn too large for a request (default: skip it). */
+  oversized?: "skip" | "fit" | undefined;
   /** Stops the catch-up (in-flight requests are aborted). */
   signal: AbortSignal;
   /** Longest wait for one request, in milliseconds (default: no limit). */
@@ -206,6 +208,7 @@ export async function catchUpConversation(
       snapshot,
       candidates: remaining,
       batchSize: options.batchSize,
+      oversized: options.oversized,
       resolveModel: () => Promise.resolve(model),
       workspace,
       ref,

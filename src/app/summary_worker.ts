@@ -128,6 +128,7 @@ async function catchUpWithRetries(
       workspace,
       ref,
       batchSize: settings.batchSize,
+      oversized: settings.oversized,
       signal,
       timeoutMs: 120_000,
       resolveModel: () => services.summaryModel(config, signal),

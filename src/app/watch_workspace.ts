@@ -244,6 +244,7 @@ class Watcher {
       workspace: this.#workspace,
       ref,
       batchSize: settings.batchSize,
+      oversized: settings.oversized,
       signal: this.#options.signal,
       timeoutMs: this.#options.timeoutMs ?? 120_000,
       resolveModel: () => services.summaryModel(config, this.#options.signal),

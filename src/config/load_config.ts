@@ -50,6 +50,12 @@ export interface TurnSummarySettings {
    * still running when the reply ends to a detached worker (default true).
    */
   detach: boolean;
+  /**
+   * `conversation.turn_summary.generate.oversized` (jpt's own key): `skip` a
+   * turn too large for a request (RFD 126, the default), or `fit` it (its
+   * transcript's head and tail).
+   */
+  oversized: "skip" | "fit";
 }
 
 /**
@@ -77,6 +83,14 @@ export function turnSummarySettings(config: ConfigTable): TurnSummarySettings {
       "detach",
     ]) !==
       false,
+    oversized: getPath(config, [
+        "conversation",
+        "turn_summary",
+        "generate",
+        "oversized",
+      ]) === "fit"
+      ? "fit"
+      : "skip",
   };
 }
 

@@ -75,6 +75,8 @@ export const CONFIG_SCHEMA: SchemaNode = {
         auto: "boolean",
         batch_size: "integer",
         detach: "boolean",
+        // jpt only: "skip" (RFD 126) or "fit" a turn too large for a request.
+        oversized: "string",
         model: MODEL,
       },
     },

@@ -11,6 +11,7 @@ import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
 import { turnsAt } from "./candidates.ts";
 import { type PreparedTurn, prepareTurn, requestId } from "./prepared_turn.ts";
+import { fitTranscript } from "./fit_transcript.ts";
 import { estimateTokens } from "./token_estimate.ts";
 import { turnTranscript } from "./transcript.ts";
 
@@ -46,8 +47,10 @@ export function requestBudget(
 export interface NewestPacking {
   /** The batch for the next request, newest turn first, with fingerprints. */
   batch: PreparedTurn[];
-  /** Turns that can never fit (their transcript alone exceeds the budget). */
-  oversized: Array<{ id: string; index: number; tokens: number }>;
+  /** Turns that can never fit (their transcript alone exceeds the budget of `budget` tokens). */
+  oversized: Array<
+    { id: string; index: number; tokens: number; budget: number }
+  >;
 }
 
 /**
@@ -60,12 +63,17 @@ export interface NewestPacking {
  *
  * @param turns Candidate turns, newest first (a turn without an id is sent
  *   under the id it gets when labelled: `requestId`).
- * @param options The model's context window and the batch size.
+ * @param options The model's context window, the batch size, and what to
+ *   do with a turn too large for a request (default: skip it).
  * @returns The batch and the oversized turns met on the way.
  */
 export async function packNewest(
   turns: Iterable<Turn>,
-  options: { contextWindow: number; batchSize: number },
+  options: {
+    contextWindow: number;
+    batchSize: number;
+    oversized?: OversizedPolicy | undefined;
+  },
 ): Promise<NewestPacking> {
   const budget = requestBudget(options.contextWindow, options.batchSize);
   const packed: Array<{ turn: Turn; transcript: string }> = [];
@@ -73,10 +81,21 @@ export async function packNewest(
   let used = 0;
   for (const turn of turns) {
     if (packed.length >= options.batchSize) break;
-    const transcript = turnTranscript(turn, requestId(turn));
-    const tokens = estimateTokens(transcript);
+    let transcript = turnTranscript(turn, requestId(turn));
+    let tokens = estimateTokens(transcript);
+    if (tokens > budget && options.oversized === "fit") {
+      // Its head and tail, in a request of its own.
+      if (packed.length > 0) break;
+      transcript = fitTranscript(transcript, budget);
+      tokens = estimateTokens(transcript);
+    }
     if (tokens > budget) {
-      oversized.push({ id: requestId(turn), index: turn.index, tokens });
+      oversized.push({
+        id: requestId(turn),
+        index: turn.index,
+        tokens,
+        budget,
+      });
       continue;
     }
     if (used + tokens > budget) break;
@@ -88,6 +107,9 @@ export async function packNewest(
   );
   return { batch, oversized };
 }
+
+/** What to do with a turn too large for one request: skip it (RFD 126), or fit it. */
+export type OversizedPolicy = "skip" | "fit";
 
 /** Every request a catch-up would make, packed up front. */
 export interface FullPacking {

@@ -10,7 +10,7 @@
 import type { ConversationStream } from "../conversation/stream.ts";
 import { turnsAt } from "../summary/candidates.ts";
 import { type PreparedTurn, requestId } from "../summary/prepared_turn.ts";
-import { packNewest } from "../summary/packing.ts";
+import { type OversizedPolicy, packNewest } from "../summary/packing.ts";
 import type { Summarizer } from "../summary/summarizer.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -83,6 +83,8 @@ export interface TurnSummaryTaskOptions {
   log: (line: string) => void;
   /** Where written labels are kept too (they outlive a jp save). */
   labels?: LabelRecorder;
+  /** What to do with a turn too large for a request (default: skip it). */
+  oversized?: OversizedPolicy | undefined;
 }
 
 /**
@@ -168,6 +170,7 @@ export class TurnSummaryTask implements BackgroundTask {
     const packing = await packNewest(turns, {
       contextWindow: model.contextWindow,
       batchSize,
+      oversized: this.#options.oversized,
     });
     this.batch = packing.batch;
     const taken = new Set(
@@ -179,6 +182,8 @@ export class TurnSummaryTask implements BackgroundTask {
         id: turn.id,
         index: turn.index,
         reason: "oversized",
+        detail:
+          `~${turn.tokens} tokens, over the ${turn.budget} a request of a ${model.contextWindow}-token window leaves: raise context_window, or set conversation.turn_summary.generate.oversized = "fit" in .jp/jpt.toml to send its head and tail`,
       });
     }
     if (packing.batch.length === 0) return;

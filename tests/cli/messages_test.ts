@@ -50,3 +50,54 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name:
+    'an oversized turn: skipped with a hint naming it, its estimate and the window; labelled with oversized = "fit"',
+  ignore: FIXTURES_DIR === undefined,
+  async fn() {
+    const { FakeLlm, summaryResponder } = await import(
+      "../support/fake_llm.ts"
+    );
+    await using llm = FakeLlm.start(summaryResponder());
+    await using ws = await tempWorkspace();
+    // A conversation with a turn larger than a request at an 8192-token
+    // window (its turn 5).
+    await copyConversation(
+      fixtureConversations().find((dir) => dir.includes("17728322628"))!,
+      ws.conversations,
+    );
+    const flags = [
+      "--cfg",
+      'conversation.turn_summary.generate.model:={"id": "ollama/tiny", "context_window": 8192}',
+      "--cfg",
+      `providers.llm.ollama.base_url=${llm.url}`,
+    ];
+    const skipped = await runJpt([...flags, "summarize", "--all"], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.match(
+      skipped.stdout,
+      /skipped # Turn 5 \([0-9a-z]+\): oversized: ~\d+ tokens, over the \d+ a request of a 8192-token window leaves: raise context_window, or set conversation\.turn_summary\.generate\.oversized = "fit"/,
+    );
+    const fit = await runJpt([
+      ...flags,
+      "--cfg",
+      "conversation.turn_summary.generate.oversized=fit",
+      "summarize",
+      "--all",
+      "--json",
+    ], { cwd: ws.root, env: ws.env });
+    assert.equal(fit.code, 0, fit.stderr);
+    const report = JSON.parse(fit.stdout);
+    assert.ok(report.totals.summarized >= 1, fit.stdout);
+    assert.equal(report.totals.skipped.oversized ?? 0, 0);
+    // What was sent fitted the window.
+    const sent = llm.chatRequests.at(-1)!;
+    const { estimateTokens } = await import(
+      "../../src/summary/token_estimate.ts"
+    );
+    assert.ok(estimateTokens(JSON.stringify(sent.body?.messages)) < 8192);
+  },
+});
