@@ -162,8 +162,10 @@ function drainBudget(context: CliContext): number | undefined {
 
 /** The help text after the options. */
 const QUERY_HELP =
-  "\nWhile the reply streams, completed turns without a summary are summarized by the turn-summary\n" +
-  "model (conversation.turn_summary.generate). jpt waits at most 10 s for that at the end, showing\n" +
+  "\nWhile the reply streams, completed turns without a summary are labelled by the turn-summary\n" +
+  "model (conversation.turn_summary.generate), at most batch_size per query: by a detached\n" +
+  "worker the query starts (jpt log shows what workers did), so the query exits right after the\n" +
+  "reply. With detach = false the query does it itself and waits at most 10 s at the end, showing\n" +
   "'⏱ Finishing background tasks…' after 1 s. Ctrl-C stops the reply and keeps what arrived. A\n" +
   "turn that cannot start (no key, unknown model) writes nothing.\n\n" +
   'Examples:\n  jpt query --new "Why does the parser reject trailing commas?"\n' +
