@@ -20,6 +20,7 @@ import {
   storedConfigWarnings,
 } from "../config/jp_config_files.ts";
 import { type ConfigFixReport, fixConfigFiles } from "./fix_config.ts";
+import { trackedLockFiles } from "../workspace/tracked_locks.ts";
 import { currentWorkspace, type Session } from "./session.ts";
 
 export type { ConfigFileCheck, ConversationCheck };
@@ -32,6 +33,8 @@ export interface CheckReport {
   conversations: ConversationCheck[];
   /** One result per config file jp reads, in the workspaces checked. */
   configFiles: ConfigFileCheck[];
+  /** Warnings about a workspace as a whole (lock files committed). */
+  warnings: string[];
 }
 
 /**
@@ -56,7 +59,20 @@ export async function checkPaths(
     : [(await currentWorkspace(session)).root];
   const results: ConversationCheck[] = [];
   const configFiles: ConfigFileCheck[] = [];
+  const warnings: string[] = [];
   for (const root of roots) {
+    if (await isDirectory(join(root, ".jp"))) {
+      const tracked = await trackedLockFiles(root);
+      if (tracked.length > 0) {
+        warnings.push(
+          `${
+            join(root, ".jp", "locks")
+          }: git tracks ${tracked.length} lock file${
+            tracked.length === 1 ? "" : "s"
+          } (they change on every run): git rm -r --cached .jp/locks and add "locks/" to .jp/.gitignore`,
+        );
+      }
+    }
     for (const file of await jpConfigFiles(root)) {
       configFiles.push(
         await checkJpConfigFile(file).catch((error) => ({
@@ -94,6 +110,7 @@ export async function checkPaths(
   return {
     conversations: results,
     configFiles,
+    warnings,
     ...(fix === undefined ? {} : { fix }),
   };
 }

@@ -81,8 +81,16 @@ export async function initWorkspace(
   await Deno.writeTextFile(join(storage, "jpt.toml"), INITIAL_JPT_CONFIG, {
     createNew: true,
   });
+  // What jp and jpt keep on this machine is never committed.
+  await Deno.writeTextFile(join(storage, ".gitignore"), GITIGNORE, {
+    createNew: true,
+  });
   return storage;
 }
+
+/** `.jp/.gitignore`: the lock files jp and jpt keep (jpt never deletes one). */
+const GITIGNORE =
+  "# Written by jpt init: what jp and jpt keep on this machine, never committed.\nlocks/\n";
 
 /** jp's workspace id: the low 5 base-36 digits of the time in milliseconds. */
 function workspaceId(now: Date): string {

@@ -72,6 +72,11 @@ export function addCheckCommand(
       }
       const ok = report.conversations.every((result) => result.ok) &&
         report.configFiles.every((result) => result.ok);
+      for (const warning of report.warnings) {
+        if (opts.format !== "github") {
+          context.io.err(`warning: ${sanitizeLine(warning)}\n`);
+        }
+      }
       if (opts.format === "github") {
         const { githubAnnotations } = await import("./check_annotations.ts");
         context.io.out(
@@ -79,6 +84,7 @@ export function addCheckCommand(
             context.cwd,
             report.conversations,
             report.configFiles,
+            report.warnings,
           ),
         );
         deps.setExitCode(ok ? ExitCode.ok : ExitCode.failure);
@@ -88,6 +94,7 @@ export function addCheckCommand(
         opts.json || opts.format === "json"
           ? formatJson({
             ok,
+            warnings: report.warnings,
             conversations: report.conversations,
             config_files: report.configFiles.map(({ path, ok, errors }) => ({
               path,

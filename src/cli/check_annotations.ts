@@ -20,14 +20,20 @@ const NAMED_FILES = ["base_config.json", "metadata.json", "events.json"];
  * @param cwd The working directory (paths are shown relative to it).
  * @param conversations The conversations' results.
  * @param configFiles The config files' results.
+ * @param warnings Warnings about a workspace as a whole (each names its path first).
  * @returns The lines, each with its newline.
  */
 export async function githubAnnotations(
   cwd: string,
   conversations: readonly ConversationCheck[],
   configFiles: readonly ConfigFileCheck[],
+  warnings: readonly string[] = [],
 ): Promise<string> {
   let text = "";
+  for (const warning of warnings) {
+    const path = warning.slice(0, Math.max(0, warning.indexOf(":")));
+    text += command("warning", relative(cwd, path), warning, {});
+  }
   for (const result of configFiles) {
     for (const error of result.errors) {
       const at = /line (\d+), column (\d+)/.exec(error);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runJpt } from "../support/cli.ts";
+import { canRun } from "../support/can_run.ts";
 import {
   fixtureConversations,
   FIXTURES_DIR,
@@ -241,4 +242,32 @@ Deno.test("jpt check --format github: a syntax error on line 7 of events.json is
     env: ws.env,
   });
   assert.equal(JSON.parse(json.stdout).ok, false);
+});
+
+Deno.test({
+  name: "jpt check warns when git tracks the lock files jp and jpt keep",
+  ignore: !canRun("git", ["--version"]),
+  async fn() {
+    await using ws = await tempWorkspace();
+    const git = (args: string[]) =>
+      new Deno.Command("git", {
+        args,
+        cwd: ws.root,
+        stdout: "null",
+        stderr: "null",
+        env: {
+          GIT_AUTHOR_NAME: "t",
+          GIT_AUTHOR_EMAIL: "t@example.invalid",
+          GIT_COMMITTER_NAME: "t",
+          GIT_COMMITTER_EMAIL: "t@example.invalid",
+        },
+      }).output();
+    await git(["init", "-q"]);
+    await Deno.mkdir(join(ws.root, ".jp", "locks"));
+    await Deno.writeTextFile(join(ws.root, ".jp", "locks", "jp-c1.lock"), "{}");
+    await git(["add", ".jp"]);
+    const result = await runJpt(["check"], { cwd: ws.root, env: ws.env });
+    assert.match(result.stderr, /warning: .*locks: git tracks 1 lock file/);
+    assert.match(result.stderr, /git rm -r --cached \.jp\/locks/);
+  },
 });

@@ -43,7 +43,7 @@ Deno.test("jpt init makes .jp/ in an empty directory, and jpt turns then works",
     assert.equal(init.code, 0, init.stderr);
     assert.deepEqual(
       [...Deno.readDirSync(join(dir, ".jp"))].map((e) => e.name).sort(),
-      [".id", "config.toml", "jpt.toml"],
+      [".gitignore", ".id", "config.toml", "jpt.toml"],
     );
     assert.match(
       await Deno.readTextFile(join(dir, ".jp", ".id")),
