@@ -66,6 +66,8 @@ export interface BackfillOptions {
   onProgress?: (id: string, summarized: number, candidates: number) => void;
   /** Told of each conversation as it finishes, in the order they finish. */
   onFinished?: (outcome: BackfillOutcome) => void;
+  /** A model call waits to be retried (a 429 or a 5xx), for `waitMs`. */
+  onRetry?: (retry: { status: number; waitMs: number }) => void;
 }
 
 /** The outcome for one conversation. */
@@ -125,7 +127,9 @@ export async function backfill(
     : await currentWorkspace(session);
   const refs = await targetConversations(workspace, options);
   options.onStart?.(refs.length);
-  const services = new Services(session, options.log);
+  const services = new Services(session, options.log, {
+    ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
+  });
   const finished = await mapBounded(
     refs,
     options.jobs ?? DEFAULT_JOBS,

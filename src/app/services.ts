@@ -33,6 +33,12 @@ import { currentWorkspace, effectiveConfig, type Session } from "./session.ts";
 /** How long a read of the Batch-API state file is reused. */
 const BATCH_STATE_TTL_MS = 5_000;
 
+/** What a flow's caller is told while the services work. */
+export interface ServiceHooks {
+  /** A summary-model call waits to be retried (a 429 or a 5xx). */
+  onRetry?: Parameters<typeof createSummarizer>[3];
+}
+
 /** The services of one flow run; see the module doc. */
 export class Services {
   /** Where the flow runs. */
@@ -42,6 +48,7 @@ export class Services {
     NonNullable<Parameters<typeof resolveSummaryModel>[2]>["windows"]
   > = new Map();
   readonly #warn: (line: string) => void;
+  readonly #onRetry: ServiceHooks["onRetry"];
   #workspace: Promise<Workspace> | undefined;
   #batches: Promise<Map<string, Set<string>>> | undefined;
   #batchesReadAt = 0;
@@ -53,10 +60,16 @@ export class Services {
    * @param session Where the flow runs.
    * @param warn Where unreadable label records are reported (default: the
    *   session's warnings).
+   * @param hooks See {@linkcode ServiceHooks}.
    */
-  constructor(session: Session, warn?: (line: string) => void) {
+  constructor(
+    session: Session,
+    warn?: (line: string) => void,
+    hooks: ServiceHooks = {},
+  ) {
     this.session = session;
     this.#warn = warn ?? session.warn ?? (() => {});
+    this.#onRetry = hooks.onRetry;
   }
 
   /**
@@ -119,6 +132,7 @@ export class Services {
           "label",
           `${resolved.model.id.provider}/${resolved.model.id.name}`,
         ),
+        this.#onRetry,
       ),
       contextWindow: resolved.contextWindow.tokens,
     };

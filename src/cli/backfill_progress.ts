@@ -8,6 +8,7 @@
  */
 
 import type { BackfillOutcome } from "../app/backfill.ts";
+import { fitColumns } from "./columns.ts";
 import { sanitizeLine } from "./output.ts";
 
 /** Where progress goes and how. */
@@ -18,6 +19,8 @@ export interface ProgressOptions {
   live: boolean;
   /** The clock, in milliseconds (replaceable in tests). */
   now?: () => number;
+  /** The terminal's width: the live line is cut to fit it (never wraps). */
+  columns?: number | undefined;
 }
 
 /** Counts progress and shows it; see the module doc. */
@@ -35,6 +38,9 @@ export class BackfillProgress {
   readonly #running = new Map<string, number>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #shown = false;
+  readonly #columns: number | undefined;
+  /** A model call waiting to be retried: until when, and why. */
+  #retry: { until: number; status: number } | undefined;
 
   /**
    * @param options See {@linkcode ProgressOptions}.
@@ -44,6 +50,19 @@ export class BackfillProgress {
     this.#live = options.live;
     this.#now = options.now ?? (() => performance.now());
     this.#startedAt = this.#now();
+    this.#columns = options.columns;
+  }
+
+  /**
+   * A model call is waiting to be retried (a 429 or a 5xx): the live line
+   * says so until the wait is over, so a slow run is never silent.
+   *
+   * @param status The HTTP status that asked for the wait.
+   * @param waitMs How long the wait is.
+   */
+  retrying(status: number, waitMs: number): void {
+    this.#retry = { until: this.#now() + waitMs, status };
+    if (this.#live) this.#draw();
   }
 
   /**
@@ -117,13 +136,24 @@ export class BackfillProgress {
     const eta = this.#done === 0 || this.#done >= this.#total
       ? ""
       : ` · ETA ${clock(elapsed / this.#done * (this.#total - this.#done))}`;
+    const now = this.#now();
+    const retry = this.#retry !== undefined && this.#retry.until > now
+      ? ` · retrying in ${
+        Math.ceil((this.#retry.until - now) / 1000)
+      } s (${this.#retry.status})`
+      : "";
     return `${this.#done}/${this.#total} conversations · ${summarized} summarized · ${this.#restored} restored · ${this.#failed} failed · ${
       clock(elapsed)
-    }${eta}`;
+    }${eta}${retry}`;
   }
 
   #draw(): void {
-    this.#write(`\r\u001b[K${this.line()}`);
+    // Cut to the terminal's width: a line that wraps cannot be redrawn in
+    // place and would leave stale lines behind.
+    const line = this.#columns === undefined
+      ? this.line()
+      : fitColumns(this.line(), Math.max(1, this.#columns - 1));
+    this.#write(`\r\u001b[K${line}`);
     this.#shown = true;
   }
 }

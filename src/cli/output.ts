@@ -25,6 +25,8 @@ export interface Io {
   readonly stdinIsTerminal: boolean;
   /** The terminal's width when standard output is a terminal. */
   readonly columns?: number;
+  /** The terminal's width when standard error is a terminal (live progress). */
+  readonly stderrColumns?: number;
   /** Reads all of standard input. */
   readStdin(): Promise<string>;
 }
@@ -67,10 +69,16 @@ function keepingColors(text: string): string {
     .join("");
 }
 
-function terminalColumns(): { columns?: number } {
-  if (!Deno.stdout.isTerminal()) return {};
+function terminalColumns(): { columns?: number; stderrColumns?: number } {
+  const stdout = Deno.stdout.isTerminal();
+  const stderr = Deno.stderr.isTerminal();
+  if (!stdout && !stderr) return {};
   try {
-    return { columns: Deno.consoleSize().columns };
+    const { columns } = Deno.consoleSize();
+    return {
+      ...(stdout ? { columns } : {}),
+      ...(stderr ? { stderrColumns: columns } : {}),
+    };
   } catch {
     return {};
   }

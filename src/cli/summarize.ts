@@ -172,6 +172,7 @@ async function runDirectBackfill(
   const progress = dryRun ? undefined : new BackfillProgress({
     write: context.io.err,
     live: context.io.stderrIsTerminal && !context.verbose,
+    columns: context.io.stderrColumns,
   });
   const outcomes = await backfill(context, {
     targets,
@@ -186,6 +187,14 @@ async function runDirectBackfill(
     onStart: (total) => progress?.start(total),
     onProgress: (id, summarized) => progress?.turns(id, summarized),
     onFinished: (outcome) => progress?.finished(outcome),
+    onRetry: ({ status, waitMs }) => {
+      progress?.retrying(status, waitMs);
+      if (context.verbose) {
+        context.io.err(
+          `retrying in ${Math.ceil(waitMs / 1000)} s (${status})\n`,
+        );
+      }
+    },
   }).finally(() => progress?.stop());
   const totals = backfillTotals(outcomes);
   context.io.out(

@@ -76,12 +76,9 @@ export function describeModelError(
     );
   }
   if (error instanceof sdk.APIConnectionError) {
-    const cause = error.cause instanceof Error
-      ? `: ${error.cause.message.split("\n")[0]}`
-      : "";
-    const refused = /refused|ECONNREFUSED/i.test(
-      error.cause instanceof Error ? error.cause.message : String(error.cause),
-    );
+    const detail = deepestMessage(error);
+    const cause = `: ${connectionCause(detail)}`;
+    const refused = /refused|ECONNREFUSED/i.test(detail);
     return new ModelCallError(
       `Cannot reach ${endpoint.provider} at ${endpoint.baseUrl}${cause}`,
       error,
@@ -123,4 +120,31 @@ function plainError(error: unknown): ModelCallError {
     error instanceof Error ? error.message : String(error),
     error,
   );
+}
+
+/** The message of the innermost cause (`fetch failed` hides the real one). */
+function deepestMessage(error: unknown): string {
+  let message = error instanceof Error ? error.message : String(error);
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+    message = current.message;
+    current = current.cause;
+  }
+  return message.split("\n")[0]!;
+}
+
+/** A connection failure in a few words: what failed, then the detail. */
+function connectionCause(detail: string): string {
+  const kind = /connection refused|ECONNREFUSED/i.test(detail)
+    ? "connection refused (nothing listens there)"
+    : /dns error|lookup|ENOTFOUND|Name or service not known/i.test(detail)
+    ? "the host name does not resolve (DNS)"
+    : /certificate|tls|ssl/i.test(detail)
+    ? "the TLS handshake failed"
+    : /timed out|timeout/i.test(detail)
+    ? "the connection timed out"
+    : /reset|ECONNRESET|broken pipe/i.test(detail)
+    ? "the connection was reset"
+    : undefined;
+  return kind === undefined ? detail : `${kind}; ${detail}`;
 }

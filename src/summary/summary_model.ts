@@ -9,6 +9,7 @@
 import type { ConfigTable } from "../config/config_tree.ts";
 import { resolveRoleModel, type RoleModel } from "../config/role_models.ts";
 import { createClient } from "../llm/client.ts";
+import { type RetryPolicy, retryPolicyFromEnv } from "../llm/retrying_fetch.ts";
 import {
   type ContextWindow,
   contextWindowOf,
@@ -89,6 +90,7 @@ function askedOnce(
  * @param resolved The resolved model.
  * @param env Environment access (the API key is read here).
  * @param onUsage Told of the tokens each request used.
+ * @param onRetry Told before each wait for a retry (a 429 or a 5xx).
  * @returns The summarizer.
  * @throws {MissingApiKeyError} When the provider's key is not set.
  */
@@ -96,11 +98,15 @@ export async function createSummarizer(
   resolved: ResolvedSummaryModel,
   env: EnvReader,
   onUsage?: UsageSink,
+  onRetry?: RetryPolicy["onRetry"],
 ): Promise<Summarizer> {
+  const retry = onRetry === undefined
+    ? {}
+    : { retry: { ...retryPolicyFromEnv(env), onRetry } };
   return new OpenAiSummarizer(
     resolved.model,
     resolved.endpoint,
-    await createClient(resolved.endpoint, env),
+    await createClient(resolved.endpoint, env, retry),
     onUsage,
   );
 }

@@ -78,3 +78,43 @@ Deno.test("off a terminal, one line per finished conversation, none for a single
   single.finished(outcome("jp-c1", 1));
   assert.deepEqual(one, []);
 });
+
+Deno.test("a model call waiting for a retry shows on the live line until the wait is over", () => {
+  let now = 0;
+  const written: string[] = [];
+  const progress = new BackfillProgress({
+    write: (text) => written.push(text),
+    live: true,
+    now: () => now,
+  });
+  progress.start(2);
+  progress.retrying(429, 12_400);
+  assert.match(written.at(-1)!, / · retrying in 13 s \(429\)$/);
+  now = 5_000;
+  assert.match(progress.line(), / · retrying in 8 s \(429\)$/);
+  now = 12_500;
+  assert.doesNotMatch(progress.line(), /retrying/);
+  progress.stop();
+});
+
+Deno.test("the live line is cut to the terminal's width, so it never wraps", () => {
+  for (const columns of [40, 60, 200]) {
+    const written: string[] = [];
+    const progress = new BackfillProgress({
+      write: (text) => written.push(text),
+      live: true,
+      now: () => 0,
+      columns,
+    });
+    progress.start(1200);
+    progress.retrying(503, 30_000);
+    const drawn = written.at(-1)!.replace("\r\u001b[K", "");
+    assert.ok(
+      [...drawn].length <= columns - 1,
+      `${columns} columns: ${JSON.stringify(drawn)}`,
+    );
+    if (columns === 200) assert.match(drawn, /retrying in 30 s \(503\)$/);
+    else assert.ok(drawn.endsWith("…"), `${columns}: cut with an ellipsis`);
+    progress.stop();
+  }
+});

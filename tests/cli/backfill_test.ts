@@ -212,3 +212,46 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name:
+    "on a terminal, a rate-limited call says it is retrying, and the live line never wraps",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    const answer = summaryResponder();
+    let refusals = 0;
+    await using server = FakeLlm.start((request) =>
+      refusals++ === 0
+        ? {
+          status: 429,
+          headers: { "retry-after": "1" },
+          json: { error: { message: "rate limited" } },
+        }
+        : answer(request)
+    );
+    const { ws } = await workspaceOf(2, server);
+    await using _ = ws;
+    const wide = await runInPty("jpt summarize --all --jobs 1", {
+      cwd: ws.root,
+      env: { ...ws.env, NO_COLOR: "1", JPT_MODEL_RETRIES: "3" },
+      columns: 200,
+    });
+    assert.equal(wide.code, 0, wide.output);
+    assert.match(wide.output, / · retrying in 1 s \(429\)/);
+    const narrow = await workspaceOf(3, server);
+    await using _n = narrow.ws;
+    const { code, output } = await runInPty("jpt summarize --all --jobs 1", {
+      cwd: narrow.ws.root,
+      env: { ...narrow.ws.env, NO_COLOR: "1" },
+      columns: 40,
+    });
+    assert.equal(code, 0, output);
+    const drawn = output.split("\r\u001b[K").map((part) =>
+      part.split("\r\n")[0]!
+    ).filter((part) => part.includes("conversations ·"));
+    assert.ok(drawn.length > 0, JSON.stringify(output));
+    for (const line of drawn) {
+      assert.ok([...line].length <= 39, JSON.stringify(line));
+    }
+  },
+});

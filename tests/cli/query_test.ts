@@ -427,6 +427,22 @@ Deno.test("model failures are one clear line and exit 1; a turn that cannot star
     refused.stderr,
     /^error: Cannot reach ollama at http:\/\/127\.0\.0\.1:9\/v1/,
   );
+  // A port nothing listens on: the error names the cause in words.
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closedPort = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  const nobody = await query([
+    "--model",
+    "ollama/tiny",
+    "--cfg",
+    `providers.llm.ollama.base_url=http://127.0.0.1:${closedPort}`,
+    "still there?",
+  ]);
+  assert.equal(nobody.code, 1);
+  assert.match(
+    nobody.stderr,
+    /^error: Cannot reach ollama at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused \(nothing listens there\)/,
+  );
 
   server.respond(() => ({
     status: 404,
@@ -446,7 +462,7 @@ Deno.test("model failures are one clear line and exit 1; a turn that cannot star
   );
   assert.deepEqual(
     (await stream()).turns().map((turn) => turn.fallbackSummary()),
-    ["again", "once more"],
+    ["again", "still there?", "once more"],
   );
 });
 

@@ -213,7 +213,7 @@ export class FakeLlm implements AsyncDisposable {
                 };
                 const timer = setTimeout(
                   release,
-                  Math.min(50, until - performance.now()),
+                  Math.max(0, Math.min(50, until - performance.now())),
                 );
                 wake = release;
                 releases.add(stop);
