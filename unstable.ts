@@ -147,6 +147,7 @@ export {
 export {
   lockConversationIfFree,
   lockConversationWaiting,
+  type LockWaitOptions,
 } from "./src/workspace/conversation_lock.ts";
 export {
   HELD,

@@ -89,7 +89,11 @@ export async function runTurn(
   } else {
     const opened = await withConversation(workspace, target, {
       lock: request.persist ? "wait" : "none",
-      waitMs: LOCK_WAIT_MS,
+      waitMs: request.lockWaitMs ?? LOCK_WAIT_MS,
+      signal: request.signal,
+      ...(sink.lockHeld === undefined ? {} : {
+        onWaiting: (held) => sink.lockHeld!(held.holder ?? "another process"),
+      }),
     }, async (conversation) => {
       const checked = await preflight(
         services,

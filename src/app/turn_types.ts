@@ -24,6 +24,8 @@ export interface TurnSink {
   continuing?(
     info: { id: string; title: string | undefined; model: string },
   ): void;
+  /** Called when the conversation's lock is held and the turn waits for it (who holds it). */
+  lockHeld?(holder: string): void;
   /** Called once the reply is stored (or failed), before background work is drained. */
   replyDone?(reply: string, error: Error | undefined): void;
 }
@@ -46,6 +48,8 @@ export interface TurnRequest {
   signal: AbortSignal;
   /** The clock (default: the system clock). */
   now?: () => Date;
+  /** How long to wait for a conversation lock another process holds, in milliseconds (default 2 s). */
+  lockWaitMs?: number;
   /** The drain budget after the reply, in milliseconds (default 10 s; 2 s after Ctrl-C). */
   drainBudgetMs?: number;
   /** The grace after aborting at the budget, in milliseconds (default 2 s). */

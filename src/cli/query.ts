@@ -87,11 +87,24 @@ export function addQueryCommand(
         noTitle: opts.title === false,
         signal: deps.signal,
         handOff: startWorker,
+        // A person at a terminal sees the wait and can stop it; a script
+        // fails fast, as before.
+        ...(context.io.stderrIsTerminal
+          ? { lockWaitMs: TERMINAL_LOCK_WAIT_MS }
+          : {}),
         ...(budget === undefined ? {} : { drainBudgetMs: budget }),
         ...(idleSeconds === undefined
           ? {}
           : { idleTimeoutMs: idleSeconds * 1000 }),
       }, turnSink(context, opts.showReasoning === true, spinnerControl));
+      if (outcome.status === "failed" && opts.persist) {
+        // The request was written before the model call: nothing to retype.
+        context.io.err(
+          style.dim(
+            `your message is kept in jp-c${outcome.conversationId}`,
+          ) + "\n",
+        );
+      }
       if (context.io.stderrIsTerminal) await showWorkerNotes(context, outcome);
       for (const problem of outcome.problems) {
         context.io.err(`${style.warn("warning:")} ${sanitizeLine(problem)}\n`);
@@ -160,6 +173,9 @@ function drainBudget(context: CliContext): number | undefined {
     : undefined;
 }
 
+/** How long a query on a terminal waits for a conversation another process holds. */
+const TERMINAL_LOCK_WAIT_MS = 60_000;
+
 /** The help text after the options. */
 const QUERY_HELP =
   "\nWhile the reply streams, completed turns without a summary are labelled by the turn-summary\n" +
@@ -167,7 +183,9 @@ const QUERY_HELP =
   "worker the query starts (jpt log shows what workers did), so the query exits right after the\n" +
   "reply. With detach = false the query does it itself and waits at most 10 s at the end, showing\n" +
   "'⏱ Finishing background tasks…' after 1 s. Ctrl-C stops the reply and keeps what arrived. A\n" +
-  "turn that cannot start (no key, unknown model) writes nothing.\n\n" +
+  "turn that cannot start (no key, unknown model) writes nothing. On a terminal, a conversation\n" +
+  "another process holds (jp writing it) is waited for, up to 60 s, with a line saying so;\n" +
+  "elsewhere the query gives up after 2 s.\n\n" +
   'Examples:\n  jpt query --new "Why does the parser reject trailing commas?"\n' +
   '  git diff | jpt query -n "Review this change"\n  jpt q --id last "And the tests?"\n' +
   "  jpt query            # on a terminal: write the message in $JP_EDITOR, $VISUAL or $EDITOR\n";
@@ -229,6 +247,18 @@ function turnSink(
           }`,
         ) +
           "\n",
+      );
+    },
+    lockHeld: (holder) => {
+      if (!terminal) return;
+      context.io.err(
+        style.dim(
+          `⏳ waiting for the conversation's lock (held by ${
+            sanitizeLine(holder)
+          }); continues when it is released, at most ${
+            TERMINAL_LOCK_WAIT_MS / 1000
+          } s · Ctrl-C to stop`,
+        ) + "\n",
       );
     },
     waiting: (model) =>

@@ -34,13 +34,23 @@ export async function lockConversation(
   return await ConversationLock.acquire(path);
 }
 
+/** What {@linkcode lockConversationWaiting} tells and listens to. */
+export interface LockWaitOptions {
+  /** Told once, when the lock is first found held (who holds it). */
+  onWaiting?: (error: LockHeldError) => void;
+  /** Stops the wait (Ctrl-C): the wait rejects with an `AbortError`. */
+  signal?: AbortSignal | undefined;
+}
+
 /**
- * Takes the conversation lock, waiting a little while another process holds
- * it (a worker's or jp's write takes milliseconds), then giving up.
+ * Takes the conversation lock, waiting while another process holds it (a
+ * worker's or jp's write takes milliseconds; a jp session may take longer),
+ * then giving up.
  *
  * @param workspace The workspace, if any.
  * @param ref The conversation.
  * @param waitMs The longest wait.
+ * @param options See {@linkcode LockWaitOptions}.
  * @returns The held lock.
  * @throws {LockHeldError} When it is still held after the wait.
  */
@@ -48,16 +58,34 @@ export async function lockConversationWaiting(
   workspace: Workspace | undefined,
   ref: ConversationRef,
   waitMs: number,
+  options: LockWaitOptions = {},
 ): Promise<ConversationLock> {
   const until = Date.now() + waitMs;
+  let told = false;
   for (;;) {
+    options.signal?.throwIfAborted();
     try {
       return await lockConversation(workspace, ref);
     } catch (error) {
       if (!(error instanceof LockHeldError) || Date.now() >= until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!told) options.onWaiting?.(error);
+      told = true;
+      await pause(50, options.signal);
     }
   }
+}
+
+/** Waits `ms`, or less when the signal aborts (the loop then throws). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
 }
 
 /**

@@ -24,6 +24,8 @@ import { JptError } from "../errors/jpt_error.ts";
 export class LockHeldError extends JptError {
   /** The lock file. */
   readonly path: string;
+  /** What the lock file says about its holder (`pid 12, since …`), if readable. */
+  readonly holder: string | undefined;
 
   /**
    * Creates the error, naming the lock file and its holder.
@@ -38,6 +40,7 @@ export class LockHeldError extends JptError {
       }: ${path}`,
     );
     this.path = path;
+    this.holder = holder;
   }
 }
 

@@ -51,6 +51,10 @@ export interface UnitOptions {
   lock: LockMode;
   /** The longest wait in `wait` mode, in milliseconds (default 2 s). */
   waitMs?: number;
+  /** Told who holds the lock when `wait` mode starts waiting. */
+  onWaiting?: (error: LockHeldError) => void;
+  /** Stops a wait in `wait` mode (Ctrl-C). */
+  signal?: AbortSignal | undefined;
   /**
    * The caller's own read of the conversation: reused while its files are
    * unchanged since, instead of reading again.
@@ -96,6 +100,10 @@ export async function withConversation<T>(
         workspace,
         ref,
         options.waitMs ?? DEFAULT_WAIT_MS,
+        {
+          ...(options.onWaiting ? { onWaiting: options.onWaiting } : {}),
+          signal: options.signal,
+        },
       )
       : await lockConversation(workspace, ref);
   } catch (error) {

@@ -443,6 +443,7 @@ Deno.test("model failures are one clear line and exit 1; a turn that cannot star
     nobody.stderr,
     /^error: Cannot reach ollama at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused \(nothing listens there\)/,
   );
+  assert.match(nobody.stderr, /\nyour message is kept in jp-c\d+\n/);
 
   server.respond(() => ({
     status: 404,

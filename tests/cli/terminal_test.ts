@@ -14,7 +14,11 @@ import { runJpt } from "../support/cli.ts";
 import { chatCompletion, FakeLlm } from "../support/fake_llm.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 import { HAS_SCRIPT, runInPty } from "../support/pty.ts";
-import { tempWorkspace } from "../support/workspace.ts";
+import {
+  simpleTurns,
+  tempWorkspace,
+  writeConversation,
+} from "../support/workspace.ts";
 
 const ESC = "\u001b";
 
@@ -220,5 +224,64 @@ Deno.test({
     assert.equal(code, 0, output);
     assert.match(output, /turn summaries of jp-c\d+: asking ollama\/tiny/);
     assert.doesNotMatch(output, /Finishing background tasks/);
+  },
+});
+
+Deno.test({
+  name:
+    "on a terminal, a query on a conversation jp holds says it waits, and continues when jp releases it",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    const { server, ws } = await workspaceWithServer();
+    await using _s = server;
+    await using _w = ws;
+    await writeConversation(
+      ws.conversations,
+      "17800000000",
+      simpleTurns("c", 1),
+    );
+    const lockFile = join(ws.root, ".jp", "locks", "jp-c17800000000.lock");
+    await Deno.mkdir(join(ws.root, ".jp", "locks"));
+    // jp (its locking, in Python) holds the lock for 3 s: longer than the
+    // 2 s a query off a terminal waits.
+    const holdLock = join(ws.root, "hold_lock.py");
+    await Deno.writeTextFile(
+      holdLock,
+      [
+        "import sys, time",
+        `sys.path.insert(0, ${
+          JSON.stringify(join(REPO_ROOT, "tests", "support"))
+        })`,
+        "from jp_lock import try_lock, unlock",
+        "fd = try_lock(sys.argv[1])",
+        "open(sys.argv[2], 'w').close()",
+        "time.sleep(3)",
+        "unlock(fd, sys.argv[1])",
+        "",
+      ].join("\n"),
+    );
+    const ready = join(ws.root, "held");
+    const { code, output } = await runInPty(
+      `python3 '${holdLock}' '${lockFile}' '${ready}' & ` +
+        `for i in $(seq 500); do [ -e '${ready}' ] && break; sleep 0.02; done; ` +
+        `jpt query --id jp-c17800000000 "Still there?"; wait`,
+      { cwd: ws.root, env: { ...ws.env, NO_COLOR: "1" } },
+    );
+    assert.equal(code, 0, output);
+    assert.match(
+      output,
+      /waiting for the conversation's lock \(held by pid \d+, since [^)]+\); continues when it is released/,
+    );
+    assert.match(output, /Hello there\./);
+    const stream = ConversationStream.parse(
+      await Deno.readFile(
+        join(ws.conversations, "17800000000", "events.json"),
+      ),
+    );
+    assert.equal(
+      stream.entries.filter((e) => e.type === "chat_request").at(-1)!.data()
+        .content,
+      "Still there?",
+    );
   },
 });
