@@ -73,13 +73,8 @@ export async function batchBackfill(
     }
     batches = state;
   } else {
-    if (state.length > 0) {
-      throw new BatchStateError(
-        `A batch submitted earlier is still pending (${
-          state.map((b) => b.id).join(", ")
-        }): run \`jpt summarize --batch-api --resume\` to wait for it and apply it`,
-      );
-    }
+    // Turns a pending batch covers are left to it (paid for already), so
+    // submissions one after another, or at once, never ask twice.
     batches = await submitBatches(
       services,
       workspace,
@@ -87,6 +82,13 @@ export async function batchBackfill(
       outcomes,
       stateFile,
     );
+    if (batches.length === 0 && state.length > 0) {
+      throw new BatchStateError(
+        `A batch submitted earlier is still pending (${
+          state.map((b) => b.id).join(", ")
+        }) and holds the turns asked for: run \`jpt summarize --batch-api --resume\` to wait for it and apply it`,
+      );
+    }
   }
   const report: BatchBackfillResult["batches"] = batches.map((batch) => ({
     id: batch.id,

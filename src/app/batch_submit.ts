@@ -2,8 +2,9 @@
  * The submit half of a Batch-API backfill: each conversation is read under
  * its lock (labels jp dropped restored from the label store first, at no
  * cost), every candidate is packed as a direct catch-up packs it, and the
- * requests are grouped by model and endpoint, one batch per group. What each
- * batch covers goes into the state file before anything waits.
+ * requests are grouped by model and endpoint, one batch per group. Turns a
+ * pending batch covers are left to it. What each batch covers goes into the
+ * state file before anything waits.
  *
  * @module
  */
@@ -11,7 +12,7 @@
 import { turnSummarySettings } from "../config/load_config.ts";
 import { BatchApi } from "../summary/batch_api.ts";
 import { type SubmittedBatch, updateState } from "../summary/batch_state.ts";
-import { candidateIndices } from "../summary/candidates.ts";
+import { candidateIndices, uncovered } from "../summary/candidates.ts";
 import {
   addConversationRequests,
   type BatchGroup,
@@ -112,7 +113,11 @@ async function prepareConversation(
   });
   outcome.restored.push(...restored);
   outcome.path = conversation.source.dir;
-  const candidates = candidateIndices(conversation.stream);
+  const candidates = uncovered(
+    conversation.stream,
+    candidateIndices(conversation.stream),
+    await services.pendingBatchTurns(workspace, ref.id),
+  );
   if (candidates.length === 0) {
     if (outcome.restored.length === 0) outcome.status = "nothing_to_do";
     return;

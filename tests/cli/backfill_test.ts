@@ -238,20 +238,22 @@ Deno.test({
     });
     assert.equal(wide.code, 0, wide.output);
     assert.match(wide.output, / · retrying in 1 s \(429\)/);
-    const narrow = await workspaceOf(3, server);
-    await using _n = narrow.ws;
-    const { code, output } = await runInPty("jpt summarize --all --jobs 1", {
-      cwd: narrow.ws.root,
-      env: { ...narrow.ws.env, NO_COLOR: "1" },
-      columns: 40,
-    });
-    assert.equal(code, 0, output);
-    const drawn = output.split("\r\u001b[K").map((part) =>
-      part.split("\r\n")[0]!
-    ).filter((part) => part.includes("conversations ·"));
-    assert.ok(drawn.length > 0, JSON.stringify(output));
-    for (const line of drawn) {
-      assert.ok([...line].length <= 39, JSON.stringify(line));
+    for (const columns of [40, 60]) {
+      const narrow = await workspaceOf(3, server);
+      await using _n = narrow.ws;
+      const { code, output } = await runInPty("jpt summarize --all --jobs 1", {
+        cwd: narrow.ws.root,
+        env: { ...narrow.ws.env, NO_COLOR: "1" },
+        columns,
+      });
+      assert.equal(code, 0, output);
+      const drawn = output.split("\r\u001b[K").map((part) =>
+        part.split("\r\n")[0]!
+      ).filter((part) => part.includes("conversations"));
+      assert.ok(drawn.length > 0, JSON.stringify(output));
+      for (const line of drawn) {
+        assert.ok([...line].length <= columns - 1, JSON.stringify(line));
+      }
     }
   },
 });

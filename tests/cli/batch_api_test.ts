@@ -258,6 +258,41 @@ Deno.test("two --batch-api submissions at once keep both batches; --resume appli
   );
 });
 
+Deno.test("a submission while a batch is pending leaves the turns it holds to it and submits the rest", async () => {
+  await using api = new FakeBatchApi();
+  const { ws, dirs, env } = await setUp(4, api);
+  await using _ = ws;
+  const idOf = (dir: string) => dir.split("/").at(-1)!.split("-")[0]!;
+  const first = await runJpt(
+    ["summarize", "--batch-api", "--no-wait", idOf(dirs[0]!), idOf(dirs[1]!)],
+    { cwd: ws.root, env },
+  );
+  assert.equal(first.code, 0, first.stderr);
+  const second = await runJpt(
+    ["summarize", "--all", "--batch-api", "--no-wait"],
+    { cwd: ws.root, env },
+  );
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(api.batches.length, 2);
+  const conversationsIn = (index: number) =>
+    new Set(
+      api.files.get(api.batches[index]!.inputFileId)!.text.trim().split("\n")
+        .map((line) => JSON.parse(line).custom_id.split(":")[1]),
+    );
+  assert.deepEqual(
+    [...conversationsIn(1)].sort(),
+    [idOf(dirs[2]!), idOf(dirs[3]!)],
+    "the second batch holds only the conversations the first does not",
+  );
+  const resumed = await runJpt(
+    ["summarize", "--batch-api", "--resume", "--json"],
+    { cwd: ws.root, env },
+  );
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(JSON.parse(resumed.stdout).totals.summarized, 12);
+  assert.equal(api.directRequests, 0);
+});
+
 Deno.test("a damaged state file names the file and the batch; --forget drops it; a deleted conversation does not stop --resume", async () => {
   await using api = new FakeBatchApi();
   const { ws, dirs, env } = await setUp(2, api);

@@ -434,6 +434,10 @@ Deno.test("jpt summarize gives a legacy stream a turn_start and summarizes it", 
   );
   assert.equal(stream.entries[1]!.type, "turn_start");
   assert.equal(stream.turns()[0]!.summary, "Explain the iter_mut segfault");
+  // The model was asked with the id the turn got: never a placeholder.
+  assert.deepEqual(requestedTurnIds(server.chatRequests[0]!), [
+    stream.turns()[0]!.id,
+  ]);
   assert.match(
     result.stdout,
     /1 summarized, 0 skipped\n {2}# Turn 1 \([0-9a-z]{7}\): Explain the iter_mut segfault\n/,
