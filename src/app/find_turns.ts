@@ -15,6 +15,8 @@ import { resolveTarget, type Session } from "./session.ts";
 import { Services } from "./services.ts";
 import {
   type ConversationTurns,
+  type TurnRecord,
+  turnRecord,
   type TurnView,
   workspaceTurns,
 } from "./workspace_turns.ts";
@@ -23,21 +25,7 @@ import {
 export type MatchPlace = "label" | "request" | "response" | "tool";
 
 /** One matching turn (also the shape of `jpt find --json`'s items). */
-export interface FoundTurn {
-  /** `jp-c<id>`. */
-  conversation: string;
-  /** The conversation's title, if any. */
-  title: string | null;
-  /** 0-based turn index. */
-  index: number;
-  /** The turn's event id, or `null`. */
-  event_id: string | null;
-  /** The label, or `null`. */
-  summary: string | null;
-  /** The fallback, or `null`. */
-  fallback: string | null;
-  /** Whether the label came from the label record. */
-  restored: boolean;
+export interface FoundTurn extends TurnRecord {
   /** Where it matched, with a snippet around the first match of each place. */
   matches: Array<{ where: MatchPlace; snippet: string }>;
 }
@@ -141,16 +129,7 @@ function matchTurn(
     if (!hit) return undefined;
   }
   matches.sort((a, b) => placeOrder(a.where) - placeOrder(b.where));
-  return {
-    conversation: `jp-c${conversation.ref.id}`,
-    title: conversation.title ?? null,
-    index: turn.index,
-    event_id: turn.eventId ?? null,
-    summary: turn.summary ?? null,
-    fallback: turn.fallback ?? null,
-    restored: turn.restored,
-    matches,
-  };
+  return { ...turnRecord(conversation, turn), matches };
 }
 
 function placeOrder(where: MatchPlace): number {

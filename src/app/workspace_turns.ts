@@ -65,6 +65,46 @@ export interface ConversationTurns {
   turns: TurnView[];
 }
 
+/** A turn as `--json` lists it across conversations (`turns --all`, `find`). */
+export interface TurnRecord {
+  /** `jp-c<id>`. */
+  conversation: string;
+  /** The conversation's title, if any. */
+  title: string | null;
+  /** 0-based turn index. */
+  index: number;
+  /** The turn's event id, or `null`. */
+  event_id: string | null;
+  /** The label, or `null`. */
+  summary: string | null;
+  /** The fallback, or `null`. */
+  fallback: string | null;
+  /** Whether the label came from the label record. */
+  restored: boolean;
+}
+
+/**
+ * A turn's `--json` record.
+ *
+ * @param conversation The conversation it is in.
+ * @param turn The turn.
+ * @returns The record.
+ */
+export function turnRecord(
+  conversation: Pick<ConversationTurns, "ref" | "title">,
+  turn: TurnView,
+): TurnRecord {
+  return {
+    conversation: `jp-c${conversation.ref.id}`,
+    title: conversation.title ?? null,
+    index: turn.index,
+    event_id: turn.eventId ?? null,
+    summary: turn.summary ?? null,
+    fallback: turn.fallback ?? null,
+    restored: turn.restored,
+  };
+}
+
 /**
  * The turns of a loaded conversation; see the module doc.
  *

@@ -20,7 +20,10 @@ export async function runTurnsAll(
   deps: CommandDeps,
   opts: { last?: number; since?: string; json?: true },
 ): Promise<void> {
-  const { allConversationTurns } = await import("../app/conversation_view.ts");
+  const [{ allConversationTurns }, { turnRecord }] = await Promise.all([
+    import("../app/conversation_view.ts"),
+    import("../app/workspace_turns.ts"),
+  ]);
   const context = deps.context();
   const { conversations, errors } = await allConversationTurns(context, {
     last: opts.last,
@@ -32,15 +35,7 @@ export async function runTurnsAll(
   const rows = conversations.map((conversation) => ({
     conversation: `jp-c${conversation.ref.id}`,
     title: conversation.title ?? null,
-    turns: conversation.turns.map((turn) => ({
-      conversation: `jp-c${conversation.ref.id}`,
-      title: conversation.title ?? null,
-      index: turn.index,
-      event_id: turn.eventId ?? null,
-      summary: turn.summary ?? null,
-      fallback: turn.fallback ?? null,
-      restored: turn.restored,
-    })),
+    turns: conversation.turns.map((turn) => turnRecord(conversation, turn)),
   }));
   const style = context.outStyle;
   context.io.out(

@@ -80,23 +80,30 @@ export async function tailLines(
     throw error;
   }
   if (!info.isFile) throw new Error(`${path} is not a regular file`);
+  const start = Math.max(0, info.size - TAIL_BYTES);
+  const lines = (await readFrom(path, start, info.size)).split("\n");
+  // A tail that starts mid-file starts mid-line: drop that piece.
+  if (start > 0) lines.shift();
+  return lines.filter((line) => line !== "").slice(-count);
+}
+
+/** The text of a file from byte `start` to byte `end`. */
+async function readFrom(
+  path: string,
+  start: number,
+  end: number,
+): Promise<string> {
   const file = await Deno.open(path, { read: true });
   try {
-    const start = Math.max(0, info.size - TAIL_BYTES);
     await file.seek(start, Deno.SeekMode.Start);
-    const bytes = new Uint8Array(info.size - start);
+    const bytes = new Uint8Array(end - start);
     let read = 0;
     while (read < bytes.length) {
       const n = await file.read(bytes.subarray(read));
       if (n === null) break;
       read += n;
     }
-    const lines = new TextDecoder().decode(bytes.subarray(0, read)).split(
-      "\n",
-    );
-    // A tail that starts mid-file starts mid-line: drop that piece.
-    if (start > 0) lines.shift();
-    return lines.filter((line) => line !== "").slice(-count);
+    return new TextDecoder().decode(bytes.subarray(0, read));
   } finally {
     file.close();
   }
@@ -128,22 +135,11 @@ export async function unseenGiveUps(path: string): Promise<string[]> {
     ? seen
     : 0;
   if (from === info.size) return [];
-  const start = Math.max(from, info.size - TAIL_BYTES);
-  const file = await Deno.open(path, { read: true });
-  let text: string;
-  try {
-    await file.seek(start, Deno.SeekMode.Start);
-    const bytes = new Uint8Array(info.size - start);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = await file.read(bytes.subarray(read));
-      if (n === null) break;
-      read += n;
-    }
-    text = new TextDecoder().decode(bytes.subarray(0, read));
-  } finally {
-    file.close();
-  }
+  const text = await readFrom(
+    path,
+    Math.max(from, info.size - TAIL_BYTES),
+    info.size,
+  );
   await Deno.writeTextFile(seenPath, String(info.size)).catch(() => {});
   return text.split("\n").filter((line) => GIVE_UP.test(line)).slice(-5);
 }
