@@ -81,7 +81,11 @@ export {
   listConversations,
   resolveConversation,
 } from "./src/workspace/conversation_ref.ts";
-export { ConversationLock, LockHeldError } from "./src/workspace/lock.ts";
+export {
+  ConversationLock,
+  LockHeldError,
+  type LockWaitOptions,
+} from "./src/workspace/lock.ts";
 export {
   type ConversationIdentity,
   type LabelEntry,
@@ -147,7 +151,6 @@ export {
 export {
   lockConversationIfFree,
   lockConversationWaiting,
-  type LockWaitOptions,
 } from "./src/workspace/conversation_lock.ts";
 export {
   HELD,

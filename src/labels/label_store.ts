@@ -44,7 +44,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
-import { ConversationLock, LockHeldError } from "../workspace/lock.ts";
+import { ConversationLock } from "../workspace/lock.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 
 /** Where a label came from. */
@@ -258,8 +258,10 @@ export class LabelStore {
     if (path === undefined) return;
     try {
       await Deno.mkdir(join(this.#dir!, "locks"), { recursive: true });
-      const lock = await acquireWaiting(
+      const lock = await ConversationLock.acquireWaiting(
         join(this.#dir!, "locks", `${basenameOf(path)}.lock`),
+        UPDATE_WAIT_MS,
+        { pollMs: 20 },
       );
       try {
         const existed = await Deno.stat(path).then(() => true, () => false);
@@ -406,17 +408,4 @@ function isEntry(value: unknown): value is LabelEntry {
     (entry.source === "model" || entry.source === "user" ||
       entry.source === "file") &&
     typeof entry.written === "boolean" && typeof entry.time === "string";
-}
-
-/** Takes a lock, waiting a bounded time for another holder. */
-async function acquireWaiting(path: string): Promise<ConversationLock> {
-  const until = Date.now() + UPDATE_WAIT_MS;
-  for (;;) {
-    try {
-      return await ConversationLock.acquire(path);
-    } catch (error) {
-      if (!(error instanceof LockHeldError) || Date.now() >= until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 }

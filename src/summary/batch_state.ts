@@ -19,7 +19,7 @@ import { basename, dirname, join } from "node:path";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
-import { ConversationLock, LockHeldError } from "../workspace/lock.ts";
+import { ConversationLock } from "../workspace/lock.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import { sha256Hex } from "./sha256.ts";
@@ -176,7 +176,9 @@ export async function updateState(
 ): Promise<SubmittedBatch[]> {
   const dir = dirname(path);
   await Deno.mkdir(dir, { recursive: true });
-  const lock = await lockWaiting(`${path}.lock`);
+  const lock = await ConversationLock.acquireWaiting(`${path}.lock`, 10_000, {
+    pollMs: 25,
+  });
   try {
     for await (const item of Deno.readDir(dir)) {
       if (
@@ -200,19 +202,6 @@ export async function updateState(
     return batches;
   } finally {
     await lock.release();
-  }
-}
-
-/** Waits a bounded time for another process changing the state file. */
-async function lockWaiting(path: string): Promise<ConversationLock> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    try {
-      return await ConversationLock.acquire(path);
-    } catch (error) {
-      if (!(error instanceof LockHeldError) || Date.now() >= until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
   }
 }
 

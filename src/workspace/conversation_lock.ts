@@ -11,7 +11,11 @@
 
 import { join } from "node:path";
 import type { ConversationRef } from "./conversation_ref.ts";
-import { ConversationLock, LockHeldError } from "./lock.ts";
+import {
+  ConversationLock,
+  LockHeldError,
+  type LockWaitOptions,
+} from "./lock.ts";
 import type { Workspace } from "./workspace.ts";
 
 /**
@@ -27,19 +31,18 @@ export async function lockConversation(
   workspace: Workspace | undefined,
   ref: ConversationRef,
 ): Promise<ConversationLock> {
-  const path = workspace !== undefined &&
+  return await ConversationLock.acquire(await lockPathOf(workspace, ref));
+}
+
+/** Where a conversation's lock file is (see {@linkcode lockConversation}). */
+async function lockPathOf(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+): Promise<string> {
+  return workspace !== undefined &&
       ref.copies.some((copy) => copy.root !== undefined)
     ? await workspace.lockPath(ref.id)
     : join(ref.copies[0]!.dir, "..", "..", "locks", `jp-c${ref.id}.lock`);
-  return await ConversationLock.acquire(path);
-}
-
-/** What {@linkcode lockConversationWaiting} tells and listens to. */
-export interface LockWaitOptions {
-  /** Told once, when the lock is first found held (who holds it). */
-  onWaiting?: (error: LockHeldError) => void;
-  /** Stops the wait (Ctrl-C): the wait rejects with an `AbortError`. */
-  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -60,32 +63,11 @@ export async function lockConversationWaiting(
   waitMs: number,
   options: LockWaitOptions = {},
 ): Promise<ConversationLock> {
-  const until = Date.now() + waitMs;
-  let told = false;
-  for (;;) {
-    options.signal?.throwIfAborted();
-    try {
-      return await lockConversation(workspace, ref);
-    } catch (error) {
-      if (!(error instanceof LockHeldError) || Date.now() >= until) throw error;
-      if (!told) options.onWaiting?.(error);
-      told = true;
-      await pause(50, options.signal);
-    }
-  }
-}
-
-/** Waits `ms`, or less when the signal aborts (the loop then throws). */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-  });
+  return await ConversationLock.acquireWaiting(
+    await lockPathOf(workspace, ref),
+    waitMs,
+    options,
+  );
 }
 
 /**

@@ -44,6 +44,16 @@ export class LockHeldError extends JptError {
   }
 }
 
+/** What {@linkcode ConversationLock.acquireWaiting} tells and listens to. */
+export interface LockWaitOptions {
+  /** Told once, when the lock is first found held (who holds it). */
+  onWaiting?: (error: LockHeldError) => void;
+  /** Stops the wait (Ctrl-C): the wait rejects with an `AbortError`. */
+  signal?: AbortSignal | undefined;
+  /** How often to try again while it is held, in milliseconds (default 50). */
+  pollMs?: number;
+}
+
 /** A held conversation lock. Release it with {@linkcode ConversationLock.release}. */
 export class ConversationLock {
   /** The lock file. */
@@ -84,6 +94,37 @@ export class ConversationLock {
     await file.seek(0, Deno.SeekMode.Start);
     await file.write(new TextEncoder().encode(info));
     return new ConversationLock(path, file);
+  }
+
+  /**
+   * Takes the lock, waiting while another process holds it, then giving up.
+   *
+   * @param path The lock file (created when missing).
+   * @param waitMs The longest wait, in milliseconds.
+   * @param options See {@linkcode LockWaitOptions}.
+   * @returns The held lock.
+   * @throws {LockHeldError} When it is still held after the wait.
+   */
+  static async acquireWaiting(
+    path: string,
+    waitMs: number,
+    options: LockWaitOptions = {},
+  ): Promise<ConversationLock> {
+    const until = Date.now() + waitMs;
+    let told = false;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      try {
+        return await ConversationLock.acquire(path);
+      } catch (error) {
+        if (!(error instanceof LockHeldError) || Date.now() >= until) {
+          throw error;
+        }
+        if (!told) options.onWaiting?.(error);
+        told = true;
+        await pause(options.pollMs ?? 50, options.signal);
+      }
+    }
   }
 
   /**
@@ -249,4 +290,17 @@ async function readHolder(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** Waits `ms`, or less when the signal aborts (the caller then throws). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
 }
