@@ -21,6 +21,7 @@ import { takeSummaryLease } from "../labels/summary_lease.ts";
 import { Services } from "./services.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import { pause } from "../workspace/pause.ts";
 import { catchUpConversation } from "./catch_up.ts";
 import { resolveTarget, type Session } from "./session.ts";
 
@@ -159,7 +160,7 @@ async function catchUpWithRetries(
       );
       break;
     }
-    await sleep(250, signal);
+    await pause(250, signal);
   }
 }
 
@@ -197,19 +198,6 @@ async function titleConversation(
     if (task.stored !== undefined || Date.now() >= options.deadline) break;
     const now = await loadConversation(ref);
     if (now.metadata.title !== undefined) break;
-    await sleep(250, options.signal);
+    await pause(250, options.signal);
   }
-}
-
-/** Waits, or less when the signal aborts; leaves no listener behind. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -19,6 +19,7 @@
  */
 
 import { JptError } from "../errors/jpt_error.ts";
+import { pause } from "./pause.ts";
 
 /** The lock is held by another process (jp or jpt). */
 export class LockHeldError extends JptError {
@@ -290,17 +291,4 @@ async function readHolder(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** Waits `ms`, or less when the signal aborts (the caller then throws). */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

@@ -1,0 +1,41 @@
+/**
+ * A wait that an abort signal cuts short, leaving no listener or timer
+ * behind: the polls of lock waits and of the worker use it.
+ *
+ * @module
+ */
+
+/**
+ * Waits `ms`, or less when the signal aborts (it resolves either way; the
+ * caller checks the signal).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pause } from "./pause.ts";
+ * const stop = new AbortController();
+ * stop.abort();
+ * const started = performance.now();
+ * await pause(60_000, stop.signal);
+ * assert.ok(performance.now() - started < 60_000);
+ * ```
+ *
+ * @param ms How long to wait, in milliseconds.
+ * @param signal Cuts the wait short.
+ * @returns When the time passed or the signal aborted.
+ */
+export function pause(
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
