@@ -30,6 +30,15 @@ export async function githubAnnotations(
   warnings: readonly string[] = [],
 ): Promise<string> {
   let text = "";
+  // A file with several problems is read once.
+  const files = new Map<string, Promise<Uint8Array | undefined>>();
+  const bytesOf = (path: string) => {
+    let bytes = files.get(path);
+    if (bytes === undefined) {
+      files.set(path, bytes = Deno.readFile(path).catch(() => undefined));
+    }
+    return bytes;
+  };
   for (const warning of warnings) {
     const path = warning.slice(0, Math.max(0, warning.indexOf(":")));
     text += command("warning", relative(cwd, path), warning, {});
@@ -57,7 +66,7 @@ export async function githubAnnotations(
         const offset = /at byte (\d+)/.exec(message);
         const position = offset === null
           ? {}
-          : await positionOf(path, Number(offset[1]));
+          : positionOf(await bytesOf(path), Number(offset[1]));
         text += command(kind, relative(cwd, path), message, position);
       }
     }
@@ -65,17 +74,12 @@ export async function githubAnnotations(
   return text;
 }
 
-/** The 1-based line and column of a byte offset of a file. */
-async function positionOf(
-  path: string,
+/** The 1-based line and column of a byte offset of a file's bytes. */
+function positionOf(
+  bytes: Uint8Array | undefined,
   offset: number,
-): Promise<{ line?: number; col?: number }> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch {
-    return {};
-  }
+): { line?: number; col?: number } {
+  if (bytes === undefined) return {};
   const before = new TextDecoder().decode(
     bytes.subarray(0, Math.min(offset, bytes.length)),
   );
