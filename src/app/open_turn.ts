@@ -9,7 +9,6 @@
 
 import type { ConfigTable } from "../config/config_tree.ts";
 import { resolveRoleModel, type RoleModel } from "../config/role_models.ts";
-import { createClient } from "../llm/client.ts";
 import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
 import {
   createConversation,
@@ -33,7 +32,7 @@ export interface Preflight {
   /** Where it is reached. */
   endpoint: ProviderEndpoint;
   /** A client for it (the OpenAI SDK). */
-  client: Awaited<ReturnType<typeof createClient>>;
+  client: Awaited<ReturnType<Services["client"]>>;
 }
 
 /** A new conversation, ready for its first request. */
@@ -86,7 +85,7 @@ export async function preflight(
     config,
     assistant,
     endpoint,
-    client: await createClient(endpoint, env),
+    client: await services.client(endpoint),
   };
 }
 
