@@ -101,7 +101,7 @@ export {
 export type { Answer } from "./src/task/write_summaries.ts";
 export type { LabelRecorder } from "./src/labels/label_recorder.ts";
 export type { DrainReport } from "./src/task/task_handler.ts";
-export type { LoadedConfig } from "./src/config/load_config.ts";
+export type { HostConfig, LoadedConfig } from "./src/config/load_config.ts";
 export type { ConfigTable } from "./src/config/config_tree.ts";
 export { turnTranscript } from "./src/summary/transcript.ts";
 export { turnFingerprint } from "./src/summary/turn_fingerprint.ts";
@@ -138,8 +138,21 @@ export {
   currentWorkspace,
   effectiveConfig,
   type Session,
-  targetConversation,
 } from "./src/app/session.ts";
+export {
+  defaultConversation,
+  KeywordTargetError,
+  resolveTarget,
+  TARGET_HELP,
+  targetConversation,
+} from "./src/app/conversation_target.ts";
+export {
+  currentJpSession,
+  type JpSession,
+  type JpSessionSource,
+  sessionHistory,
+  sessionStorageKey,
+} from "./src/workspace/jp_session.ts";
 export type { HandOff, WorkerJob } from "./src/app/turn_types.ts";
 export {
   createConversation,

@@ -32,10 +32,9 @@ import { planConversation } from "./plan_conversation.ts";
 import {
   currentWorkspace,
   optionalWorkspace,
-  resolveTarget,
   type Session,
 } from "./session.ts";
-import { mostRecentConversation } from "../workspace/most_recent_conversation.ts";
+import { defaultConversation, resolveTarget } from "./conversation_target.ts";
 
 /** Which conversations, and how. */
 export interface BackfillOptions {
@@ -125,7 +124,7 @@ export async function backfill(
   const workspace = options.targets.length > 0 && !options.all
     ? await optionalWorkspace(session)
     : await currentWorkspace(session);
-  const refs = await targetConversations(workspace, options);
+  const refs = await targetConversations(session, workspace, options);
   options.onStart?.(refs.length);
   const services = new Services(session, options.log, {
     ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
@@ -150,21 +149,31 @@ export async function backfill(
  * The conversations a backfill covers: every one with `all`, else those
  * named, else the most recently activated.
  *
+ * @param session Where the flow runs (jp's session keywords and default).
  * @param workspace The workspace (required for `all` and the default).
  * @param options `all` and the names given.
  * @returns The conversations, in workspace order for `all`.
  */
 export async function targetConversations(
+  session: Session,
   workspace: Workspace | undefined,
   options: Pick<BackfillOptions, "all" | "targets">,
 ): Promise<ConversationRef[]> {
-  if (options.all) return await listConversations(workspace!);
+  if (options.all) {
+    const refs = await listConversations(workspace!);
+    if (session.jpConversations === undefined) return refs;
+    // As a jp plugin: the conversations jp itself lists.
+    const listed = new Set(await session.jpConversations());
+    return refs.filter((ref) => listed.has(ref.id));
+  }
   if (options.targets.length > 0) {
     return await Promise.all(
-      options.targets.map((target) => resolveTarget(workspace, target)),
+      options.targets.map((target) =>
+        resolveTarget(session, workspace, target)
+      ),
     );
   }
-  const recent = await mostRecentConversation(workspace!);
+  const recent = await defaultConversation(session, workspace!);
   return recent === undefined ? [] : [recent];
 }
 

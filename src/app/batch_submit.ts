@@ -52,7 +52,11 @@ export async function submitBatches(
   outcomes: Map<string, BackfillOutcome>,
   stateFile: string,
 ): Promise<SubmittedBatch[]> {
-  const refs = await targetConversations(workspace, options);
+  const refs = await targetConversations(
+    services.session,
+    workspace,
+    options,
+  );
   for (const ref of refs) outcomes.set(ref.id, emptyOutcome(ref));
   const groups = new Map<string, BatchGroup>();
   await mapBounded(refs, DEFAULT_JOBS, async (ref) => {

@@ -8,7 +8,8 @@
 
 import { loadConversation } from "../workspace/conversation_io.ts";
 import { Services } from "./services.ts";
-import { type Session, targetConversation } from "./session.ts";
+import type { Session } from "./session.ts";
+import { targetConversation } from "./conversation_target.ts";
 import {
   type ConversationTurns,
   turnViews,

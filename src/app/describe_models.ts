@@ -10,7 +10,8 @@ import { formatModelId } from "../config/model_id.ts";
 import { type ModelRole, resolveRoleModel } from "../config/role_models.ts";
 import { contextWindowOf } from "../llm/context_window.ts";
 import { resolveEndpoint } from "../llm/endpoint.ts";
-import { inspectedConfig, optionalWorkspace, type Session } from "./session.ts";
+import { optionalWorkspace, type Session } from "./session.ts";
+import { inspectedConfig } from "./conversation_target.ts";
 import { mostRecentConversation } from "../workspace/most_recent_conversation.ts";
 
 /** One role (also the shape of `jpt models --json`). */

@@ -20,7 +20,8 @@ import { editEvents } from "./edit_events.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
 import { editInteractively } from "./edit_interactive.ts";
 import { Services } from "./services.ts";
-import { type Session, targetConversation } from "./session.ts";
+import type { Session } from "./session.ts";
+import { targetConversation } from "./conversation_target.ts";
 
 /** What to edit and how. */
 export interface EditOptions {

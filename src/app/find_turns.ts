@@ -11,7 +11,8 @@
  * @module
  */
 
-import { resolveTarget, type Session } from "./session.ts";
+import type { Session } from "./session.ts";
+import { resolveTarget } from "./conversation_target.ts";
 import { Services } from "./services.ts";
 import {
   type ConversationTurns,
@@ -62,7 +63,7 @@ export async function findTurns(
   const workspace = await services.workspace();
   const only = options.conversation === undefined
     ? undefined
-    : (await resolveTarget(workspace, options.conversation)).id;
+    : (await resolveTarget(session, workspace, options.conversation)).id;
   const { conversations, errors } = await workspaceTurns(
     workspace,
     services.labels(workspace),

@@ -12,7 +12,8 @@ import { loadConversation } from "../workspace/conversation_io.ts";
 import { identityOf } from "../labels/label_recorder.ts";
 import { labelSource, restorableLabels } from "../labels/restore_labels.ts";
 import { Services } from "./services.ts";
-import { type Session, targetConversation } from "./session.ts";
+import type { Session } from "./session.ts";
+import { targetConversation } from "./conversation_target.ts";
 
 /** One turn of the list (also the shape of `jpt turns --json`). */
 export interface TurnRow {

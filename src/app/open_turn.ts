@@ -18,10 +18,10 @@ import {
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { ConversationLock } from "../workspace/lock.ts";
-import { mostRecentConversation } from "../workspace/most_recent_conversation.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Services } from "./services.ts";
-import { resolveTarget } from "./session.ts";
+import { defaultConversation, resolveTarget } from "./conversation_target.ts";
+import type { Session } from "./session.ts";
 
 /** What a turn needs before it writes anything. */
 export interface Preflight {
@@ -49,18 +49,20 @@ export interface NewTurnTarget {
  * The conversation a turn continues: the one named, else the most recent;
  * `undefined` for a new one.
  *
+ * @param session Where the flow runs (jp's session keywords and default).
  * @param workspace The workspace.
  * @param request `--new` and `--id`.
  * @returns The conversation, or `undefined`.
  */
 export async function turnTarget(
+  session: Session,
   workspace: Workspace,
   request: { newConversation: boolean; conversation?: string | undefined },
 ): Promise<ConversationRef | undefined> {
   if (request.newConversation) return undefined;
   return request.conversation !== undefined
-    ? await resolveTarget(workspace, request.conversation)
-    : await mostRecentConversation(workspace);
+    ? await resolveTarget(session, workspace, request.conversation)
+    : await defaultConversation(session, workspace);
 }
 
 /**

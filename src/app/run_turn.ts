@@ -55,7 +55,7 @@ export async function runTurn(
   const services = new Services(session, sink.log);
   const now = (request.now ?? (() => new Date()))();
   const workspace = await services.workspace();
-  const target = await turnTarget(workspace, request);
+  const target = await turnTarget(session, workspace, request);
   const turn: LockedTurn = {
     services,
     workspace,

@@ -11,20 +11,12 @@ import {
   WorkspaceNotFoundError,
 } from "../workspace/workspace.ts";
 import {
+  type HostConfig,
   loadConfig,
   type LoadedConfig,
   readBaseConfig,
 } from "../config/load_config.ts";
-import {
-  loadConversation,
-  type LoadedConversation,
-} from "../workspace/conversation_io.ts";
-import { mostRecentConversation } from "../workspace/most_recent_conversation.ts";
-import {
-  type ConversationRef,
-  listConversations,
-  resolveConversation,
-} from "../workspace/conversation_ref.ts";
+import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import { JptError } from "../errors/jpt_error.ts";
 
 /**
@@ -47,6 +39,19 @@ export interface Session {
   envVariables: Record<string, string>;
   /** Warnings about the config (keys released jp rejects), once each. */
   warn?: (line: string) => void;
+  /**
+   * This process's Unix session id (`getsid(0)`), which identifies jp's
+   * terminal session when `$JP_SESSION` is not set. The CLI asks `ps`; left
+   * out, only the variables identify a session (a library never spawns).
+   */
+  processSession?: () => Promise<string | undefined>;
+  /** Set when jpt runs as a jp command plugin: jp's config and the plugin's options. */
+  host?: HostConfig | undefined;
+  /**
+   * Set when jpt runs as a jp command plugin: the conversations jp lists
+   * (its `list_conversations`); `--all` covers those.
+   */
+  jpConversations?: () => Promise<string[]>;
 }
 
 /**
@@ -76,6 +81,7 @@ export async function effectiveConfig(
     },
     cfg: session.cfg,
     model: session.model,
+    host: session.host,
   });
   for (const warning of loaded.warnings) session.warn?.(warning);
   return loaded;
@@ -95,27 +101,6 @@ export async function currentWorkspace(
   return session.workspaceDir === undefined
     ? await Workspace.find(session.cwd, session.env)
     : await Workspace.open(session.workspaceDir, session.env);
-}
-
-/**
- * The effective config for commands that inspect it: the workspace when there
- * is one, plus the layer of the conversation named by `--conversation`.
- *
- * @param session Where the flow runs.
- * @param conversation The `--conversation` value, if given.
- * @returns The config with origins.
- */
-export async function inspectedConfig(
-  session: Session,
-  conversation: string | undefined,
-): Promise<LoadedConfig> {
-  const workspace = await optionalWorkspace(session);
-  const loaded = conversation === undefined
-    ? undefined
-    : await loadConversation(
-      await resolveTarget(workspace, conversation),
-    );
-  return await effectiveConfig(session, workspace, loaded);
 }
 
 /**
@@ -148,63 +133,4 @@ export class NoConversationsError extends JptError {
       "No conversations in this workspace: start one with `jpt query --new`",
     );
   }
-}
-
-/**
- * The conversation a command works on: the one named (`jp-c<id>`, `<id>` or
- * a directory, with or without a workspace), else the workspace's most
- * recently activated one.
- *
- * @param session Where the flow runs.
- * @param target What the user named, if anything.
- * @returns The workspace (when there is one) and the conversation.
- * @throws {NoConversationsError} When nothing is named and there is no conversation.
- */
-export async function targetConversation(
-  session: Session,
-  target: string | undefined,
-): Promise<{ workspace: Workspace | undefined; ref: ConversationRef }> {
-  if (target !== undefined) {
-    const workspace = await optionalWorkspace(session);
-    return { workspace, ref: await resolveTarget(workspace, target) };
-  }
-  const workspace = await currentWorkspace(session);
-  const ref = await mostRecentConversation(workspace);
-  if (ref === undefined) throw new NoConversationsError();
-  return { workspace, ref };
-}
-
-/** jp's conversation keywords, and what they name. */
-export const CONVERSATION_KEYWORDS = [
-  "last",
-  "last-activated",
-  "last-created",
-] as const;
-
-/**
- * Finds the conversation a user named: one of jp's keywords (`last` and
- * `last-activated`: the most recently activated; `last-created`: the newest
- * id), `jp-c<id>`, `<id>`, or a conversation directory.
- *
- * @param workspace The workspace, when there is one.
- * @param target What the user typed.
- * @returns The conversation.
- * @throws {NoConversationsError} For a keyword in a workspace without conversations.
- * @throws {ConversationNotFoundError} When nothing matches.
- */
-export async function resolveTarget(
-  workspace: Workspace | undefined,
-  target: string,
-): Promise<ConversationRef> {
-  if (
-    workspace !== undefined &&
-    (CONVERSATION_KEYWORDS as readonly string[]).includes(target)
-  ) {
-    const ref = target === "last-created"
-      ? (await listConversations(workspace)).at(-1)
-      : await mostRecentConversation(workspace);
-    if (ref === undefined) throw new NoConversationsError();
-    return ref;
-  }
-  return await resolveConversation(workspace, target);
 }

@@ -23,7 +23,8 @@ import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { pause } from "../workspace/pause.ts";
 import { catchUpConversation } from "./catch_up.ts";
-import { resolveTarget, type Session } from "./session.ts";
+import type { Session } from "./session.ts";
+import { resolveTarget } from "./conversation_target.ts";
 
 /** How long the worker waits for a held lock before it gives up writing. */
 export const WORKER_LOCK_WAIT_MS = 60_000;
@@ -77,7 +78,7 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
   const deadline = Date.now() + (options.lockWaitMs ?? WORKER_LOCK_WAIT_MS);
   const services = new Services(session, log);
   const workspace = await services.workspace();
-  const ref = await resolveTarget(workspace, options.conversation);
+  const ref = await resolveTarget(session, workspace, options.conversation);
   const labels = services.labels(workspace, log);
   if (options.maxTurns !== 0) {
     // One summarizer per conversation: a second worker leaves it to the first.

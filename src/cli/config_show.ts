@@ -75,7 +75,7 @@ async function showConfig(
   key: string | undefined,
   options: ConfigShowOptions,
 ): Promise<number> {
-  const { inspectedConfig } = await import("../app/session.ts");
+  const { inspectedConfig } = await import("../app/conversation_target.ts");
   const config = await inspectedConfig(context, options.conversation);
   if (key !== undefined && !/^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/.test(key)) {
     throw new UsageError(`"${key}" is not a dotted config key`);

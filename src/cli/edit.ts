@@ -27,7 +27,7 @@ export function addEditCommand(
     )
     .argument(
       "[conversation]",
-      "jp-c<id>, <id>, or a conversation directory (default: most recently activated)",
+      "jp-c<id>, <id>, a jp alias (., s, r, n, p, a; `help` lists them) or a conversation directory (default: as jp: the session's active conversation)",
     )
     .option(
       "-i, --interactive",

@@ -19,7 +19,9 @@ Environment:
   JP_CFG_<KEY>            a jp config value, e.g. JP_CFG_ASSISTANT_MODEL_ID=ollama/qwen3:8b
   JPT_CFG_<KEY>           a jpt-only config value, e.g. JPT_CFG_CONVERSATION_TURN_SUMMARY_GENERATE_BATCH_SIZE=3
   JP_GLOBAL_CONFIG_DIR    jp's user config directory (default ~/.config/jp)
-  JP_USER_DATA_DIR        jp's user data directory (user-local conversations)
+  JP_USER_DATA_DIR        jp's user data directory (user-local conversations, session history, plugins)
+  JP_SESSION              jp's terminal session (else the Unix session, else TMUX_PANE, WEZTERM_PANE, …):
+                          picks the conversation "." and "s" name, and the default one
   JPT_CONFIG_DIR          jpt's user config directory (default ~/.config/jpt)
   JPT_DATA_DIR            jpt's data: label records, worker log, usage, batch state (default ~/.local/share/jpt)
   JPT_TRUSTED_WORKSPACES  workspaces (absolute paths) whose .jp config may choose where keys are sent

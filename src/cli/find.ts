@@ -31,7 +31,7 @@ export function addFindCommand(
     .option("--tools", "search tool calls and their results too")
     .option(
       "--conversation <id>",
-      "only this conversation (jp-c<id>, <id>, last, ...)",
+      "only this conversation (jp-c<id>, <id>, or a jp alias such as . or r)",
     )
     .addOption(jsonOption())
     .addHelpText(

@@ -24,7 +24,7 @@ export function addOutlineCommand(
     .description("a conversation as a changelog: one line per turn")
     .argument(
       "[conversation]",
-      "jp-c<id>, <id>, or a conversation directory (default: most recently activated)",
+      "jp-c<id>, <id>, a jp alias (., s, r, n, p, a; `help` lists them) or a conversation directory (default: as jp: the session's active conversation)",
     )
     .addOption(
       new Option("--format <format>", "markdown (default) or json")

@@ -7,7 +7,6 @@
  */
 
 import { Command, CommanderError } from "@commander-js/extra-typings";
-import denoConfig from "../../deno.json" with { type: "json" };
 import {
   causeChain,
   ExitCode,
@@ -36,9 +35,10 @@ import { addFindCommand } from "./find.ts";
 import { addShowCommand } from "./show.ts";
 import { addOutlineCommand } from "./outline.ts";
 import { addUsageCommand } from "./usage.ts";
-
-/** The version of jpt, from `deno.json`. */
-export const VERSION: string = denoConfig.version;
+import { addPluginCommand } from "./plugin.ts";
+import { VERSION } from "./version.ts";
+import { processSessionProbe } from "./process_session.ts";
+import type { HostConfig } from "../config/load_config.ts";
 
 /** Where and how the CLI runs; tests pass their own. */
 export interface RunOptions {
@@ -54,6 +54,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Colour functions, loaded by the caller when a stream may be coloured. */
   colors?: Colors;
+  /** Set when jpt runs as a jp plugin: jp's config and the plugin's options. */
+  host?: HostConfig;
+  /** Set when jpt runs as a jp plugin: the conversations jp lists. */
+  jpConversations?: () => Promise<string[]>;
 }
 
 /**
@@ -194,6 +198,7 @@ function buildProgram(
       writeErr: (text) => io.err(text),
     });
 
+  const processSession = processSessionProbe();
   const warned = new Set<string>();
   const warn = (line: string) => {
     if (warned.has(line)) return;
@@ -221,6 +226,11 @@ function buildProgram(
         verbose: globals.verbose === true,
         cfg: cfgValues(globals.cfg),
         model: globals.model,
+        processSession,
+        ...(options.host === undefined ? {} : { host: options.host }),
+        ...(options.jpConversations === undefined
+          ? {}
+          : { jpConversations: options.jpConversations }),
       };
     },
     setExitCode,
@@ -243,6 +253,7 @@ function buildProgram(
   addWorkerCommand(program, deps);
   addLogCommand(program, deps);
   addUsageCommand(program, deps);
+  addPluginCommand(program, deps);
   addManCommand(program, deps);
   return program;
 }

@@ -45,7 +45,7 @@ export function addQueryCommand(
     .option("-n, --new", "start a new conversation")
     .option(
       "--id <conversation>",
-      "continue this conversation: jp-c<id>, <id>, a directory, or last, last-activated, last-created (default: the most recently activated)",
+      "continue this conversation: jp-c<id>, <id>, a jp alias (., s, r, n, p, a; `--id help` lists them) or a directory (default: as jp: the session's active conversation)",
     )
     .addOption(
       new Option("--conversation <conversation>", "old name of --id")

@@ -12,11 +12,44 @@ import { colourAllowed, loadColors } from "./style.ts";
 import { runCli } from "./program.ts";
 
 /**
+ * `jpt plugin serve <name>`, what the launchers of `jpt plugin install` run:
+ * standard output carries jp's protocol and nothing else (whatever a
+ * library prints with `console` goes to standard error), and the process
+ * ends as soon as the plugin sent `exit` (jp keeps its input open).
+ */
+async function servePluginProcess(name: string): Promise<number> {
+  const { servePlugin } = await import("./plugin_run.ts");
+  const stdout = Deno.stdout;
+  const encoder = new TextEncoder();
+  const write = (text: string) => {
+    const bytes = encoder.encode(text);
+    let written = 0;
+    while (written < bytes.length) {
+      written += stdout.writeSync(bytes.subarray(written));
+    }
+  };
+  for (const method of ["log", "info", "debug", "table", "dir"] as const) {
+    console[method] = console.error;
+  }
+  return await servePlugin(name, {
+    input: Deno.stdin.readable,
+    write,
+    stderr: (text) => Deno.stderr.writeSync(encoder.encode(text)),
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    variables: Deno.env.toObject(),
+    cwd: Deno.cwd(),
+  });
+}
+
+/**
  * Runs jpt with `Deno.args` and returns the exit code for the caller to set.
  *
  * @returns 0 ok, 1 failure, 2 usage error, 130 interrupted.
  */
 export async function runMain(): Promise<number> {
+  if (Deno.args[0] === "plugin" && Deno.args[1] === "serve") {
+    Deno.exit(await servePluginProcess(Deno.args[2] ?? ""));
+  }
   const interrupt = new AbortController();
   const onInterrupt = () => {
     if (interrupt.signal.aborted) Deno.exit(130);

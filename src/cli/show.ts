@@ -29,7 +29,7 @@ export function addShowCommand(
     .description("print a conversation, or one turn, as readable text")
     .argument(
       "[conversation]",
-      "jp-c<id>, <id>, or a conversation directory (default: most recently activated)",
+      "jp-c<id>, <id>, a jp alias (., s, r, n, p, a; `help` lists them) or a conversation directory (default: as jp: the session's active conversation)",
     )
     .option("--turn <turn>", "only this turn: its number (from 1) or event id")
     .option("--reasoning", "show the model's reasoning too")

@@ -39,7 +39,7 @@ export function addSummarizeCommand(
     )
     .argument(
       "[conversations...]",
-      "jp-c<id>, <id>, or conversation directories (default: most recently activated)",
+      "jp-c<id>, <id>, a jp alias (., s, r, n, p, a; `help` lists them) or conversation directories (default: as jp: the session's active conversation)",
     )
     .option("--all", "every conversation of the workspace")
     .option(

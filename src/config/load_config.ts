@@ -122,6 +122,23 @@ export interface LoadConfigOptions {
   cfg?: readonly string[];
   /** `--model`, shorthand for `--cfg assistant.model.id=...`. */
   model?: string | undefined;
+  /** Set when jpt runs as a jp command plugin: what jp's `init` gave. */
+  host?: HostConfig | undefined;
+}
+
+/**
+ * The config jp hands a command plugin in its `init` message: jp's own
+ * resolved config (the shape of a conversation's `base_config.json`) and
+ * the plugin's `[plugins.command.<name>].options` (jpt's settings, with the
+ * key paths of `.jp/jpt.toml`).
+ */
+export interface HostConfig {
+  /** The plugin's name (`turns`), for origin labels. */
+  plugin: string;
+  /** `init.config`. */
+  config: ConfigTable;
+  /** `init.options`. */
+  options: ConfigTable;
 }
 
 /** The effective config and where each value came from. */
@@ -180,6 +197,20 @@ export async function loadConfig(
       if (readByJp) warnings.push(...rejectedKeyWarnings(layer));
     }
   };
+  // As a jp plugin, jp's own layers arrive resolved in `init.config`; the
+  // user's own files are still read, for what they alone set (trust).
+  const host = options.host;
+  const mergeJpFiles = async (
+    path: string | undefined,
+    label: string,
+    trust: boolean,
+  ) => {
+    if (host === undefined) return await mergeFiles(path, label, trust);
+    if (path === undefined || !trust) return;
+    for (const layer of await readConfigFile(path)) {
+      trusted.merge(layer.values, `${label} (${layer.path})`);
+    }
+  };
 
   tree.merge(DEFAULT_CONFIG, "default");
   trusted.merge(DEFAULT_CONFIG, "default");
@@ -187,11 +218,15 @@ export async function loadConfig(
 
   const globalDir = globalConfigDir(options.env);
   if (globalDir !== undefined) {
-    await mergeFiles(
+    await mergeJpFiles(
       await findConfigFile(join(globalDir, "config")),
       "user-global",
       true,
     );
+  }
+  if (host !== undefined) {
+    // jp's resolved config holds its workspace's layers: trusted as they are.
+    mergeLayer(host.config, "jp (plugin init.config)", trustsWorkspace);
   }
   const jptDir = jptConfigDir(options.env);
   if (jptDir !== undefined) {
@@ -205,7 +240,7 @@ export async function loadConfig(
 
   const workspace = options.workspace;
   if (workspace !== undefined) {
-    await mergeFiles(
+    await mergeJpFiles(
       await findConfigFile(join(workspace.storageDir, "config")),
       "workspace",
       trustsWorkspace,
@@ -219,29 +254,41 @@ export async function loadConfig(
     // A `.jp.toml` outside `.jp/` is trusted only when its own directory is
     // listed: trusting a workspace trusts its `.jp/`, not every folder.
     for (const dir of dirsFromRootTo(workspace.root, resolve(options.cwd))) {
-      await mergeFiles(
+      await mergeJpFiles(
         await findConfigFile(join(dir, ".jp")),
         "directory",
         trustedDirs.includes(resolve(dir)),
       );
     }
     if (workspace.userDir !== undefined) {
-      await mergeFiles(
+      await mergeJpFiles(
         await findConfigFile(join(workspace.userDir, "config")),
         "user-local",
         true,
       );
     }
   }
+  if (host !== undefined) {
+    mergeLayer(
+      host.options,
+      `jp's [plugins.command.${host.plugin}].options`,
+      trustsWorkspace,
+    );
+  }
 
   for (const prefix of ["JP_CFG_", "JPT_CFG_"]) {
     for (
       const { name, operation } of envOperations(options.envVariables, prefix)
     ) {
-      apply(tree, operation, `env ${name}`);
+      // jp applied its own variables before it resolved init.config.
+      if (host === undefined || prefix === "JPT_CFG_") {
+        apply(tree, operation, `env ${name}`);
+      }
       apply(trusted, operation, `env ${name}`);
       layers.push(`env ${name}`);
-      if (prefix === "JP_CFG_" && operation.kind !== "file") {
+      if (
+        host === undefined && prefix === "JP_CFG_" && operation.kind !== "file"
+      ) {
         const rejected = keysJpRejects(nestedAt(operation));
         for (const key of rejected) {
           warnings.push(

@@ -74,6 +74,12 @@ export class ConversationMetadata {
     return this.#tree.get("last_activated_at") as string;
   }
 
+  /** When the conversation was pinned, if it is. */
+  get pinnedAt(): string | undefined {
+    const value = this.#tree.get("pinned_at");
+    return typeof value === "string" ? value : undefined;
+  }
+
   /** When the conversation was archived, if it was (cosmetic). */
   get archivedAt(): string | undefined {
     const value = this.#tree.get("archived_at");

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { ConversationMetadata } from "../conversation/metadata.ts";
 import { compareTimestamps } from "../conversation/timestamp.ts";
 import { loadMetadata } from "./conversation_io.ts";
 import {
@@ -29,7 +30,26 @@ const METADATA_READS_IN_FLIGHT = 32;
 export async function mostRecentConversation(
   workspace: Workspace,
 ): Promise<ConversationRef | undefined> {
-  const refs = await listConversations(workspace);
+  return await latestBy(
+    await listConversations(workspace),
+    (metadata) => metadata.lastActivatedAt,
+  );
+}
+
+/**
+ * The conversation whose metadata timestamp is the latest (on a tie, the
+ * later id), among those that have one.
+ *
+ * @param refs The candidates.
+ * @param timestamp The timestamp to compare (`undefined`: not a candidate).
+ * @returns The conversation, or `undefined` when none has the timestamp.
+ * @throws {ConversationFileError} When no candidate's metadata can be read
+ *   and some could not be.
+ */
+export async function latestBy(
+  refs: readonly ConversationRef[],
+  timestamp: (metadata: ConversationMetadata) => string | undefined,
+): Promise<ConversationRef | undefined> {
   // Read in parallel: a workspace of thousands is not read one file at a time.
   let unreadable: unknown;
   const times = await mapBounded(
@@ -38,7 +58,7 @@ export async function mostRecentConversation(
     async (ref) => {
       if (await isIncomplete(ref)) return undefined;
       try {
-        return (await loadMetadata(ref)).lastActivatedAt;
+        return timestamp(await loadMetadata(ref));
       } catch (error) {
         unreadable ??= error;
         return undefined;

@@ -117,14 +117,18 @@ export class Workspace {
    * Lists the conversation directories of every root (dot-directories,
    * non-directories and names that are not ids are skipped).
    *
+   * @param archived List the archived conversations instead (jp moves them
+   *   to `conversations/.archive/`; the directory is what makes them archived).
    * @returns Per conversation id, the directories holding it.
    */
-  async conversationDirs(): Promise<
+  async conversationDirs(archived = false): Promise<
     Map<string, Array<{ root: StorageRoot; dir: string }>>
   > {
     const found = new Map<string, Array<{ root: StorageRoot; dir: string }>>();
     for (const root of this.roots) {
-      const base = join(root.dir, "conversations");
+      const base = archived
+        ? join(root.dir, "conversations", ".archive")
+        : join(root.dir, "conversations");
       let listing: Deno.DirEntry[];
       try {
         listing = await Array.fromAsync(Deno.readDir(base));

@@ -288,3 +288,80 @@ Deno.test("loadConfig() rejects a batch_size of 0 and a negative context window,
     );
   }
 });
+
+Deno.test("as a jp plugin: init.config replaces jp's files, init.options win over .jp/jpt.toml, and trust still comes from the user's own files", async () => {
+  await using ws = await tempWorkspace("host1");
+  const globalDir = join(ws.userData, "global");
+  await Deno.mkdir(globalDir, { recursive: true });
+  // The user's own config sets where openai is reached.
+  await Deno.writeTextFile(
+    join(globalDir, "config.toml"),
+    '[providers.llm.openai]\nbase_url = "https://mine.example/v1"\n',
+  );
+  // jp's files, which init.config already holds resolved: not read again.
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    '[assistant.model]\nid = "ollama/from-file"\n',
+  );
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "jpt.toml"),
+    "[conversation.turn_summary.generate]\nbatch_size = 7\ncontext_window = 4000\n",
+  );
+  const env: Record<string, string> = {
+    JP_GLOBAL_CONFIG_DIR: globalDir,
+    JP_CFG_ASSISTANT_MODEL_ID: "ollama/from-env",
+  };
+  const workspace = await Workspace.open(ws.root, (name) => env[name]);
+  const load = (trusted: boolean) =>
+    loadConfig({
+      env: (name) =>
+        name === "JPT_TRUSTED_WORKSPACES" && trusted ? ws.root : env[name],
+      envVariables: env,
+      cwd: ws.root,
+      workspace,
+      host: {
+        plugin: "summarize",
+        config: {
+          assistant: { model: { id: "anthropic/from-jp" } },
+          providers: {
+            llm: {
+              openai: { base_url: "https://mine.example/v1" },
+              anthropic: { base_url: "https://elsewhere.example" },
+            },
+          },
+        },
+        options: {
+          conversation: { turn_summary: { generate: { batch_size: 2 } } },
+        },
+      },
+    });
+  const loaded = await load(false);
+  const at = (path: string) => getPath(loaded.values, path.split("."));
+  // jp already applied its files and JP_CFG_* variables into init.config.
+  assert.equal(at("assistant.model.id"), "anthropic/from-jp");
+  assert.equal(
+    loaded.origins.get("assistant.model.id"),
+    "jp (plugin init.config)",
+  );
+  // Options win over .jp/jpt.toml; what they leave alone still comes from it.
+  assert.equal(at("conversation.turn_summary.generate.batch_size"), 2);
+  assert.equal(at("conversation.turn_summary.generate.context_window"), 4000);
+  assert.deepEqual(loaded.warnings, []);
+  // Trust: what the user's own file set is trusted; what only jp's resolved
+  // config (which holds the workspace's files) set is not.
+  const { configProvenance } = await import(
+    "../../src/config/config_trust.ts"
+  );
+  const provenance = configProvenance(loaded.values)!;
+  assert.equal(
+    getPath(provenance.trusted, ["providers", "llm", "openai", "base_url"]),
+    "https://mine.example/v1",
+  );
+  assert.equal(
+    getPath(provenance.trusted, ["providers", "llm", "anthropic", "base_url"]),
+    undefined,
+  );
+  assert.ok(provenance.isUntrusted("jp (plugin init.config)"));
+  const trustedRun = configProvenance((await load(true)).values)!;
+  assert.ok(!trustedRun.isUntrusted("jp (plugin init.config)"));
+});

@@ -34,6 +34,20 @@ export const ISOLATED: Record<string, string> = (() => {
   };
 })();
 
+/**
+ * The environment jpt runs with in tests: only what Deno itself needs is
+ * inherited (so the developer's own jp config, keys and `JP_CFG_*`
+ * variables never reach the tests), plus {@linkcode ISOLATED}.
+ *
+ * @param extra More variables.
+ * @returns The variables.
+ */
+export function jptEnv(
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return { ...inherited(), ...ISOLATED, NO_COLOR: "1", TZ: "UTC", ...extra };
+}
+
 /** What a CLI run produced. */
 export interface CliResult {
   /** Exit code. */
@@ -70,16 +84,8 @@ export async function runJpt(
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", options.entry ?? MAIN_TS, ...args],
     cwd: options.cwd ?? Deno.cwd(),
-    // Only what Deno itself needs is inherited, so the developer's own jp
-    // config, keys and JP_CFG_* variables never reach the tests.
     clearEnv: true,
-    env: {
-      ...inherited(),
-      ...ISOLATED,
-      NO_COLOR: "1",
-      TZ: "UTC",
-      ...options.env,
-    },
+    env: jptEnv(options.env),
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -131,13 +137,7 @@ export function spawnJpt(
     args: ["run", "-A", "--quiet", options.entry ?? MAIN_TS, ...args],
     cwd: options.cwd ?? Deno.cwd(),
     clearEnv: true,
-    env: {
-      ...inherited(),
-      ...ISOLATED,
-      NO_COLOR: "1",
-      TZ: "UTC",
-      ...options.env,
-    },
+    env: jptEnv(options.env),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

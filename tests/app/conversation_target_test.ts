@@ -1,0 +1,310 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  defaultConversation,
+  KeywordTargetError,
+  resolveTarget,
+  targetConversation,
+} from "../../src/app/conversation_target.ts";
+import { NoConversationsError, type Session } from "../../src/app/session.ts";
+import { UsageError } from "../../src/errors/jpt_error.ts";
+import {
+  currentJpSession,
+  type JpSession,
+  sessionStorageKey,
+} from "../../src/workspace/jp_session.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
+import { testSession } from "../support/session.ts";
+import {
+  simpleTurns,
+  type TempWorkspace,
+  tempWorkspace,
+  writeConversation,
+} from "../support/workspace.ts";
+
+const meta = (activated: string, extra = "") =>
+  `{\n  "last_activated_at": "${activated}"${extra}\n}\n`;
+
+/**
+ * Three live conversations (1 activated last, 3 created last, 2 pinned) and
+ * one archived, in a workspace with a user-local silo.
+ */
+async function workspaceWithHistory(): Promise<
+  { ws: TempWorkspace; silo: string }
+> {
+  const ws = await tempWorkspace();
+  await writeConversation(
+    ws.conversations,
+    "17800000001",
+    simpleTurns("a", 1),
+    meta("2026-03-01 00:00:00.0"),
+  );
+  await writeConversation(
+    ws.conversations,
+    "17800000002-pinned",
+    simpleTurns("b", 1),
+    meta("2026-01-01 00:00:00.0", `,\n  "pinned_at": "2026-02-01 00:00:00.0"`),
+  );
+  await writeConversation(
+    ws.conversations,
+    "17800000003",
+    simpleTurns("c", 1),
+    meta("2026-02-01 00:00:00.0"),
+  );
+  await writeConversation(
+    join(ws.conversations, ".archive"),
+    "17800000004",
+    simpleTurns("d", 1),
+    meta(
+      "2026-01-01 00:00:00.0",
+      `,\n  "archived_at": "2026-04-01 00:00:00.0"`,
+    ),
+  );
+  const silo = join(ws.userData, "workspace", "project-abcde");
+  await Deno.mkdir(join(silo, "sessions"), { recursive: true });
+  return { ws, silo };
+}
+
+/** Writes a session file as jp does (pretty JSON, newline). */
+async function writeSession(
+  silo: string,
+  session: JpSession,
+  ids: number[],
+  name = sessionStorageKey(session),
+): Promise<void> {
+  const mapping = {
+    history: ids.map((id) => ({
+      id,
+      activated_at: "2026-05-01T00:00:00.000000Z",
+    })),
+    id: session.id,
+    source: session.source,
+  };
+  await Deno.writeTextFile(
+    join(silo, "sessions", `${name}.json`),
+    JSON.stringify(mapping, null, 2) + "\n",
+  );
+}
+
+function sessionWith(ws: TempWorkspace, env: Record<string, string>): Session {
+  return testSession(ws, env);
+}
+
+Deno.test("resolveTarget() follows jp's aliases: recent, newest, pinned, archived, ids", async () => {
+  const { ws } = await workspaceWithHistory();
+  await using _ = ws;
+  const session = testSession(ws);
+  const workspace = await Workspace.open(ws.root, session.env);
+  const id = async (target: string) =>
+    (await resolveTarget(session, workspace, target)).id;
+  for (const target of ["r", "recent", "last", "last-activated"]) {
+    assert.equal(await id(target), "17800000001", target);
+  }
+  for (const target of ["n", "newest", "last-created"]) {
+    assert.equal(await id(target), "17800000003", target);
+  }
+  assert.equal(await id("p"), "17800000002");
+  assert.equal(await id("pinned"), "17800000002");
+  assert.equal(await id("a"), "17800000004");
+  assert.equal(await id("archived"), "17800000004");
+  assert.equal(await id("jp-c17800000002"), "17800000002");
+  assert.equal(await id("17800000003"), "17800000003");
+});
+
+Deno.test("resolveTarget() refuses jp's pickers and multi-target keywords with the fix; help lists the aliases", async () => {
+  const { ws } = await workspaceWithHistory();
+  await using _ = ws;
+  const session = testSession(ws);
+  const workspace = await Workspace.open(ws.root, session.env);
+  for (const target of ["?", "?p", "?session", ""]) {
+    await assert.rejects(
+      resolveTarget(session, workspace, target),
+      (error) =>
+        error instanceof UsageError && /interactive picker/.test(error.message),
+      target,
+    );
+  }
+  for (const target of ["+live", "+p", "-"]) {
+    await assert.rejects(
+      resolveTarget(session, workspace, target),
+      (error) =>
+        error instanceof UsageError &&
+        /several conversations/.test(error.message),
+      target,
+    );
+  }
+  await assert.rejects(
+    resolveTarget(session, workspace, "help"),
+    (error) =>
+      error instanceof UsageError && /\., active/.test(error.message) &&
+      /n, newest/.test(error.message),
+  );
+});
+
+Deno.test("the session's active and previous conversations come from jp's session file for $JP_SESSION", async () => {
+  const { ws, silo } = await workspaceWithHistory();
+  await using _ = ws;
+  const jpSession: JpSession = {
+    id: "my-term",
+    source: { type: "env", key: "JP_SESSION" },
+  };
+  // Most recent first: 3 is active, 2 previous.
+  await writeSession(silo, jpSession, [17800000003, 17800000002, 17800000001]);
+  const session = sessionWith(ws, { JP_SESSION: "my-term" });
+  const workspace = await Workspace.open(ws.root, session.env);
+  assert.equal(
+    (await resolveTarget(session, workspace, ".")).id,
+    "17800000003",
+  );
+  assert.equal(
+    (await resolveTarget(session, workspace, "active")).id,
+    "17800000003",
+  );
+  assert.equal(
+    (await resolveTarget(session, workspace, "s")).id,
+    "17800000002",
+  );
+  // Nothing named: the session's active conversation wins over the most recent.
+  assert.equal(
+    (await targetConversation(session, undefined)).ref.id,
+    "17800000003",
+  );
+  // Another terminal has no history: `.` names nothing, with the fix.
+  const other = sessionWith(ws, { JP_SESSION: "other-term" });
+  await assert.rejects(
+    resolveTarget(other, workspace, "."),
+    (error) =>
+      error instanceof KeywordTargetError &&
+      /jp conversation use/.test(error.message),
+  );
+  assert.equal(
+    (await targetConversation(other, undefined)).ref.id,
+    "17800000001",
+  );
+});
+
+Deno.test("a session history skips deleted conversations and stops at an archived one (jp's walk)", async () => {
+  const { ws, silo } = await workspaceWithHistory();
+  await using _ = ws;
+  const jpSession: JpSession = {
+    id: "t1",
+    source: { type: "env", key: "JP_SESSION" },
+  };
+  await writeSession(silo, jpSession, [
+    17899999999,
+    17800000002,
+    17800000004,
+    17800000001,
+  ]);
+  const session = sessionWith(ws, { JP_SESSION: "t1" });
+  const workspace = await Workspace.open(ws.root, session.env);
+  assert.equal(
+    (await resolveTarget(session, workspace, ".")).id,
+    "17800000002",
+  );
+  // 4 is archived: 1, activated before it, is not the session's previous.
+  await assert.rejects(
+    resolveTarget(session, workspace, "session"),
+    KeywordTargetError,
+  );
+});
+
+Deno.test("a session file counts only when its stored id and source are this session's; legacy names are read", async () => {
+  const { ws, silo } = await workspaceWithHistory();
+  await using _ = ws;
+  const mine: JpSession = {
+    id: "t2",
+    source: { type: "env", key: "JP_SESSION" },
+  };
+  // Right file name, but written for another source: ignored.
+  await writeSession(
+    silo,
+    { id: "t2", source: { type: "env", key: "TMUX_PANE" } },
+    [17800000002],
+    sessionStorageKey(mine),
+  );
+  const session = sessionWith(ws, { JP_SESSION: "t2" });
+  const workspace = await Workspace.open(ws.root, session.env);
+  await assert.rejects(
+    resolveTarget(session, workspace, "."),
+    KeywordTargetError,
+  );
+  // jp's legacy layout: named by the bare value, without `id`.
+  await Deno.remove(join(silo, "sessions", `${sessionStorageKey(mine)}.json`));
+  await Deno.writeTextFile(
+    join(silo, "sessions", "t2.json"),
+    JSON.stringify({
+      history: [{ id: 17800000002, activated_at: "2026-05-01T00:00:00Z" }],
+      source: { type: "env", key: "JP_SESSION" },
+    }),
+  );
+  assert.equal(
+    (await resolveTarget(session, workspace, ".")).id,
+    "17800000002",
+  );
+});
+
+Deno.test("jp's session identity: $JP_SESSION, then getsid, then the terminals' variables; storage keys as jp names them", async () => {
+  const env = (vars: Record<string, string>) => (name: string) => vars[name];
+  assert.deepEqual(
+    await currentJpSession(
+      env({ JP_SESSION: "x", TMUX_PANE: "%1" }),
+      () => Promise.resolve("42"),
+    ),
+    { id: "x", source: { type: "env", key: "JP_SESSION" } },
+  );
+  assert.deepEqual(
+    await currentJpSession(
+      env({ TMUX_PANE: "%1" }),
+      () => Promise.resolve("42"),
+    ),
+    { id: "42", source: { type: "getsid" } },
+  );
+  assert.deepEqual(
+    await currentJpSession(env({ TMUX_PANE: "%1", ITERM_SESSION_ID: "i" })),
+    { id: "%1", source: { type: "env", key: "TMUX_PANE" } },
+  );
+  assert.equal(await currentJpSession(env({ JP_SESSION: "" })), undefined);
+  assert.equal(
+    sessionStorageKey({ id: "4242", source: { type: "getsid" } }),
+    "getsid-4242",
+  );
+  // sha256("my-term") starts with these 16 hex digits.
+  const { createHash } = await import("node:crypto");
+  const digest = createHash("sha256").update("my-term").digest("hex");
+  assert.equal(
+    sessionStorageKey({
+      id: "my-term",
+      source: { type: "env", key: "JP-SESSION" },
+    }),
+    `env-JP_SESSION-${digest.slice(0, 16)}`,
+  );
+});
+
+Deno.test("conversation.default_id chooses the conversation when the session has none", async () => {
+  const { ws } = await workspaceWithHistory();
+  await using _ = ws;
+  const workspace = await Workspace.open(ws.root, testSession(ws).env);
+  const withDefault = async (value: string) => {
+    await Deno.writeTextFile(
+      join(ws.root, ".jp", "config.toml"),
+      `[conversation]\ndefault_id = "${value}"\n`,
+    );
+    return (await defaultConversation(testSession(ws), workspace))?.id;
+  };
+  assert.equal(await withDefault("last-created"), "17800000003");
+  assert.equal(await withDefault("last_activated"), "17800000001");
+  assert.equal(await withDefault("jp-c17800000002"), "17800000002");
+  // `ask` opens jp's picker; jpt takes the most recently activated.
+  assert.equal(await withDefault("ask"), "17800000001");
+});
+
+Deno.test("targetConversation() with nothing named in an empty workspace names the fix", async () => {
+  await using ws = await tempWorkspace();
+  await assert.rejects(
+    targetConversation(testSession(ws), undefined),
+    (error) =>
+      error instanceof NoConversationsError &&
+      /jpt query --new/.test(error.message),
+  );
+});
