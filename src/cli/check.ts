@@ -5,7 +5,7 @@
  */
 
 import { relative } from "node:path";
-import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Option } from "./command.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import { InvalidArgumentError, Option } from "./command.ts";
 import type { CliContext } from "./context.ts";
 
 /** Handed to every `addXCommand`. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Argument, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { Argument, type CommandUnknownOpts } from "./command.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Option } from "./command.ts";
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
 import { isPlainObject, unknownKeys } from "../config/schema.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";

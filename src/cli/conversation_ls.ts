@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import type { ConversationRow } from "../app/list_conversations.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";

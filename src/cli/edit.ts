@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, parseSeconds } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";

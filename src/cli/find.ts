@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import type { FoundTurn } from "../app/find_turns.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";

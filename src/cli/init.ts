@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import { resolve } from "node:path";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";

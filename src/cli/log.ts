@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, parseCount } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";

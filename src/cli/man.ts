@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { ENVIRONMENT_HELP } from "./environment_help.ts";
@@ -103,7 +103,7 @@ function commands(
   path: string[],
 ): Array<[string[], CommandUnknownOpts]> {
   return command.commands.flatMap((sub) => {
-    if ((sub as unknown as { _hidden?: boolean })._hidden) return [];
+    if (sub.hidden) return [];
     const here = [...path, sub.name()];
     return [
       [here, sub] as [string[], CommandUnknownOpts],

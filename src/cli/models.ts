@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Option } from "./command.ts";
 import type { RoleReport } from "../app/describe_models.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson } from "./output.ts";
 import { VERSION } from "./version.ts";

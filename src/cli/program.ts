@@ -6,36 +6,19 @@
  * @module
  */
 
-import { Command, CommanderError } from "@commander-js/extra-typings";
+import { CliExit, CliUsageError, Command } from "./command.ts";
+import { formatHelp } from "./help_text.ts";
 import {
   causeChain,
   ExitCode,
   JptError,
   UsageError,
 } from "../errors/jpt_error.ts";
-import { addCheckCommand } from "./check.ts";
 import type { CommandDeps } from "./command_deps.ts";
-import { addCompletionsCommand } from "./completions.ts";
-import { addConfigCommand } from "./config_show.ts";
-import { addConversationCommand } from "./conversation_ls.ts";
-import { addEditCommand } from "./edit.ts";
-import { addInitCommand } from "./init.ts";
-import { addModelsCommand } from "./models.ts";
+import { type CommandEntry, COMMANDS, commandsFor } from "./command_table.ts";
 import { type Io, sanitizeLine } from "./output.ts";
 import { type Colors, colourAllowed, styleFor } from "./style.ts";
-import { addQueryCommand } from "./query.ts";
-import { addSummarizeCommand } from "./summarize.ts";
-import { addTurnsCommand } from "./turns.ts";
-import { addWatchCommand } from "./watch.ts";
-import { addWorkerCommand } from "./worker.ts";
-import { addLogCommand } from "./log.ts";
 import { ENVIRONMENT_HELP } from "./environment_help.ts";
-import { addManCommand } from "./man.ts";
-import { addFindCommand } from "./find.ts";
-import { addShowCommand } from "./show.ts";
-import { addOutlineCommand } from "./outline.ts";
-import { addUsageCommand } from "./usage.ts";
-import { addPluginCommand } from "./plugin.ts";
 import { VERSION } from "./version.ts";
 import { processSessionProbe } from "./process_session.ts";
 import type { HostConfig } from "../config/load_config.ts";
@@ -76,15 +59,16 @@ export async function runCli(
 ): Promise<number> {
   const { io } = options;
   let exitCode: number = ExitCode.ok;
-  const program = buildProgram(options, (code) => {
+  const program = await buildProgram(options, (code) => {
     exitCode = code;
-  });
+  }, commandsFor(args));
   try {
-    await program.parseAsync(args, { from: "user" });
+    await program.parseAsync(args);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (error instanceof CliExit) {
+      return error.code === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    if (error instanceof CliUsageError) return ExitCode.usage;
     // Ctrl-C (or SIGTERM) surfacing as the abort it caused is no failure.
     if (options.signal?.aborted && isAbort(error)) return ExitCode.interrupted;
     const verbose = program.opts().verbose === true;
@@ -116,25 +100,28 @@ export async function runCli(
  *
  * @returns The command paths, in the order the program declares them.
  */
-export function commandPaths(): string[][] {
-  const program = buildProgram({
-    io: {
-      out: () => {},
-      err: () => {},
-      stdinIsTerminal: false,
-      stdoutIsTerminal: false,
-      stderrIsTerminal: false,
-      readStdin: () => Promise.resolve(""),
+export async function commandPaths(): Promise<string[][]> {
+  const program = await buildProgram(
+    {
+      io: {
+        out: () => {},
+        err: () => {},
+        stdinIsTerminal: false,
+        stdoutIsTerminal: false,
+        stderrIsTerminal: false,
+        readStdin: () => Promise.resolve(""),
+      },
+      env: () => undefined,
+      cwd: ".",
+      envVariables: {},
     },
-    env: () => undefined,
-    cwd: ".",
-    envVariables: {},
-  }, () => {});
+    () => {},
+    COMMANDS,
+  );
   const paths: string[][] = [];
   const walk = (command: typeof program, path: string[]) => {
     for (const sub of command.commands) {
-      // Commander keeps `{ hidden: true }` on the command itself.
-      if ((sub as unknown as { _hidden?: boolean })._hidden) continue;
+      if (sub.hidden) continue;
       paths.push([...path, sub.name()]);
       walk(sub as typeof program, [...path, sub.name()]);
     }
@@ -165,17 +152,19 @@ function cfgValues(values: string[]): string[] {
   return values;
 }
 
-function buildProgram(
+async function buildProgram(
   options: RunOptions,
   setExitCode: (code: number) => void,
+  entries: readonly CommandEntry[],
 ) {
   const { io } = options;
-  const program = new Command("jpt")
+  const root = new Command("jpt");
+  root.showGlobalOptions = true;
+  const program = root
     .description(
       "Turn summaries and tools for jp conversations (.jp workspaces)",
     )
-    .version(VERSION, "-V, --version", "print the version")
-    .helpOption("-h, --help", "show help")
+    .version(VERSION)
     .option(
       "-w, --workspace <dir>",
       "use the jp workspace at DIR instead of searching upward from here",
@@ -188,15 +177,12 @@ function buildProgram(
       [] as string[],
     )
     .option("--model <id>", "shorthand for --cfg assistant.model.id=<id>")
-    .configureHelp({ showGlobalOptions: true })
     .addHelpText("after", ENVIRONMENT_HELP)
-    .showSuggestionAfterError()
-    .showHelpAfterError("(run with --help for usage)")
-    .exitOverride()
     .configureOutput({
       writeOut: (text) => io.out(text),
       writeErr: (text) => io.err(text),
-    });
+      formatHelp,
+    }, "(run with --help for usage)");
 
   const processSession = processSessionProbe();
   const warned = new Set<string>();
@@ -236,24 +222,7 @@ function buildProgram(
     setExitCode,
     signal: options.signal ?? new AbortController().signal,
   };
-  addInitCommand(program, deps);
-  addConversationCommand(program, deps);
-  addTurnsCommand(program, deps);
-  addFindCommand(program, deps);
-  addShowCommand(program, deps);
-  addOutlineCommand(program, deps);
-  addCheckCommand(program, deps);
-  addQueryCommand(program, deps);
-  addEditCommand(program, deps);
-  addSummarizeCommand(program, deps);
-  addCompletionsCommand(program, deps);
-  addConfigCommand(program, deps);
-  addModelsCommand(program, deps);
-  addWatchCommand(program, deps);
-  addWorkerCommand(program, deps);
-  addLogCommand(program, deps);
-  addUsageCommand(program, deps);
-  addPluginCommand(program, deps);
-  addManCommand(program, deps);
+  const adders = await Promise.all(entries.map((entry) => entry.load()));
+  for (const add of adders) add(program, deps);
   return program;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Option } from "./command.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import type { ConversationTurns, TurnView } from "../app/workspace_turns.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";

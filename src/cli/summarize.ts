@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import { DEFAULT_JOBS } from "../app/backfill_jobs.ts";
 import { UsageError } from "../errors/jpt_error.ts";
 import {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts } from "./command.ts";
 import type { TurnRow } from "../app/list_turns.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption, parseCount } from "./command_deps.ts";

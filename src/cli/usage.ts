@@ -5,10 +5,7 @@
  * @module
  */
 
-import {
-  type CommandUnknownOpts,
-  InvalidArgumentError,
-} from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, InvalidArgumentError } from "./command.ts";
 import type { UsageReport } from "../app/usage_report.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";

@@ -6,7 +6,7 @@ Deno.test("jpt man is a roff page that names every command and option, with ENVI
   const { code, stdout } = await runJpt(["man"]);
   assert.equal(code, 0);
   assert.match(stdout, /^\.TH JPT 1 /);
-  for (const path of commandPaths()) {
+  for (const path of await commandPaths()) {
     assert.ok(
       stdout.includes(`.SS "jpt ${path.join(" ").replaceAll("-", "\\-")}`),
       `names jpt ${path.join(" ")}`,

@@ -222,14 +222,26 @@ Deno.test("shutdown in the middle of a backfill: exit 130 within jp's grace, not
       providers: { llm: { ollama: { base_url: server.url } } },
     },
   });
+  // Well into the run (about 3 s with a 2 s model): labels have been
+  // written and the next requests are in flight.
   await eventually(
-    "the first summary request",
-    () => Promise.resolve(server.chatRequests.length > 0),
+    "answered requests and more in flight",
+    () =>
+      Promise.resolve(
+        server.chatRequests.some((request) =>
+          request.answeredAt !== undefined
+        ) &&
+          server.chatRequests.some((request) =>
+            request.answeredAt === undefined
+          ),
+      ),
   );
   plugin.shutdown();
   const result = await plugin.result();
   assert.equal(result.killed, false, "the plugin ended before jp's 5 s kill");
   assert.equal(result.code, 130);
+  // Some conversations were labelled before the stop.
+  assert.match(result.content + result.chrome, /jp-c\d+/);
   assert.equal(result.transcript.at(-1)?.type, "exit");
   assertProtocolOnly(result.transcript);
   const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });

@@ -39,7 +39,7 @@ const COMMANDS: string[][] = [
 
 /** `--help` of every command, from the command tree (none can be forgotten). */
 const HELP: string[][] = [
-  ...commandPaths().map((path) => [...path, "--help"]),
+  ...(await commandPaths()).map((path) => [...path, "--help"]),
 ];
 
 Deno.test("jpt output on the sample workspace", async (t) => {
