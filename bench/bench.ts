@@ -186,8 +186,8 @@ async function scale(sizes: number[]): Promise<ScaleRow[]> {
       const fresh = () => ConversationStream.parse(bytes);
       // What the summary task does: candidates newest first, packed into one
       // batch of 5 with transcripts, token estimates and fingerprints.
-      const scan = await timeWith(runs, fresh, async (stream) => {
-        await packNewest(newestCandidates(stream), {
+      const scan = await timeWith(runs, fresh, (stream) => {
+        packNewest(newestCandidates(stream), {
           contextWindow: 8192,
           batchSize: 5,
         });
@@ -347,7 +347,7 @@ async function overlap(
               ),
             ),
           );
-          const prepared = [await prepareTurn(stream.turns()[0]!)];
+          const prepared = [prepareTurn(stream.turns()[0]!)];
           // The client exists already in a post-turn design: the turn used one.
           const summarizer = await createSummarizer(resolved, () => undefined);
           const start = performance.now();

@@ -133,7 +133,7 @@ async function prepareConversation(
   });
   outcome.model = `${resolved.model.id.provider}/${resolved.model.id.name}`;
   outcome.context_window = resolved.contextWindow;
-  const leftOut = await addConversationRequests(
+  const leftOut = addConversationRequests(
     into.groups,
     ref.id,
     conversation.stream,

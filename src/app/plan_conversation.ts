@@ -59,7 +59,7 @@ export async function planConversation(
     });
   }
   const restoring = new Set(restored.map((turn) => turn.index));
-  const plan = await planCatchUp(stream, {
+  const plan = planCatchUp(stream, {
     contextWindow: options.contextWindow,
     batchSize: options.batchSize,
     candidates: [

@@ -13,18 +13,17 @@
 import type { ConfigTable } from "../config/config_tree.ts";
 import type { LoadedConfig } from "../config/load_config.ts";
 import { type UsageRecord, usageSink } from "../workspace/usage_ledger.ts";
-import { createClient } from "../llm/client.ts";
+import type { createClient } from "../llm/client.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import type { LabelRecorder } from "../labels/label_recorder.ts";
 import { DEFAULT_MAX_RECORDS, LabelStore } from "../labels/label_store.ts";
-import { coveredTurns, readState, statePath } from "../summary/batch_state.ts";
 import { PROMPT_VERSION } from "../summary/prompt.ts";
-import {
+import type {
   createSummarizer,
-  type ResolvedSummaryModel,
+  ResolvedSummaryModel,
   resolveSummaryModel,
 } from "../summary/summary_model.ts";
-import { resolveTitleModel, type TitleModel } from "../task/title_task.ts";
+import type { TitleModel } from "../task/title_task.ts";
 import type { SummaryModel } from "../task/turn_summary_task.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -106,11 +105,15 @@ export class Services {
    * @param options `signal` for the question; `offline` never asks.
    * @returns The model, its endpoint and its window.
    */
-  resolveSummaryModel(
+  async resolveSummaryModel(
     config: ConfigTable,
     options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
   ): Promise<ResolvedSummaryModel> {
-    return resolveSummaryModel(config, this.session.env, {
+    // Loaded on first use: a flow that only reads labels never loads models.
+    const { resolveSummaryModel } = await import(
+      "../summary/summary_model.ts"
+    );
+    return await resolveSummaryModel(config, this.session.env, {
       windows: this.#windows,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.offline === undefined ? {} : { offline: options.offline }),
@@ -124,6 +127,7 @@ export class Services {
    * @returns The summarizer with the window it packs for.
    */
   async summaryModelOf(resolved: ResolvedSummaryModel): Promise<SummaryModel> {
+    const { createSummarizer } = await import("../summary/summary_model.ts");
     return {
       summarizer: await createSummarizer(
         resolved,
@@ -176,8 +180,9 @@ export class Services {
    * @param config The effective config.
    * @returns The model, its endpoint and a client.
    */
-  titleModel(config: ConfigTable): Promise<TitleModel> {
-    return resolveTitleModel(
+  async titleModel(config: ConfigTable): Promise<TitleModel> {
+    const { resolveTitleModel } = await import("../task/title_task.ts");
+    return await resolveTitleModel(
       config,
       this.session.env,
       (model) => this.usage("title", model),
@@ -204,7 +209,10 @@ export class Services {
     this.#batches ??= (async () => {
       this.#batchesReadAt = performance.now();
       try {
-        const path = await statePath(this.session.env, workspace.root);
+        const { coveredTurns, readState, statePath } = await import(
+          "../summary/batch_state.ts"
+        );
+        const path = statePath(this.session.env, workspace.root);
         return coveredTurns(await readState(path));
       } catch {
         // No data directory, or a state file `--resume` will report.
@@ -220,8 +228,11 @@ export class Services {
    * @param endpoint The endpoint.
    * @returns The client.
    */
-  client(endpoint: ProviderEndpoint): ReturnType<typeof createClient> {
-    return createClient(endpoint, this.session.env);
+  async client(
+    endpoint: ProviderEndpoint,
+  ): Promise<Awaited<ReturnType<typeof createClient>>> {
+    const { createClient } = await import("../llm/client.ts");
+    return await createClient(endpoint, this.session.env);
   }
 
   /**

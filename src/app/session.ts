@@ -10,12 +10,7 @@ import {
   Workspace,
   WorkspaceNotFoundError,
 } from "../workspace/workspace.ts";
-import {
-  type HostConfig,
-  loadConfig,
-  type LoadedConfig,
-  readBaseConfig,
-} from "../config/load_config.ts";
+import type { HostConfig, LoadedConfig } from "../config/load_config.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import { JptError } from "../errors/jpt_error.ts";
 
@@ -68,6 +63,10 @@ export async function effectiveConfig(
   workspace: Workspace | undefined,
   conversation?: LoadedConversation,
 ): Promise<LoadedConfig> {
+  // Loaded on first use: listing turns of a named conversation reads no config.
+  const { loadConfig, readBaseConfig } = await import(
+    "../config/load_config.ts"
+  );
   const loaded = await loadConfig({
     env: session.env,
     envVariables: session.envVariables,

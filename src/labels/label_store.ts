@@ -40,7 +40,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { fastHashingFor, sha256Hex } from "../workspace/sha256.ts";
 import { join } from "node:path";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
@@ -240,6 +240,8 @@ export class LabelStore {
       );
       return new LabelRecord();
     }
+    // A record of many labels means as many content keys to hash.
+    await fastHashingFor(entries.length);
     return new LabelRecord(entries);
   }
 
@@ -340,14 +342,14 @@ export class LabelStore {
 
 /** The hash that names a conversation's record. */
 function recordName(conversation: ConversationIdentity): string {
-  return createHash("sha256").update(
+  return sha256Hex(
     JSON.stringify([
       "jpt-labels-2",
       conversation.root,
       conversation.workspaceId ?? "",
       conversation.conversationId,
     ]),
-  ).digest("hex");
+  );
 }
 
 function basenameOf(path: string): string {
@@ -371,7 +373,7 @@ function serialize(
 }
 
 function checksumOf(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return sha256Hex(text);
 }
 
 /** The entries of a record that verifies for this conversation; `undefined` otherwise. */

@@ -24,6 +24,7 @@ import { turnContentKey } from "../summary/turn_content_key.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import { identityOf, type LabelRecorder } from "./label_recorder.ts";
 import type { LabelEntry, LabelRecord, LabelSource } from "./label_store.ts";
+import { fastHashingFor } from "../workspace/sha256.ts";
 
 /** What a restore did. */
 export interface RestoreReport {
@@ -82,6 +83,7 @@ export async function restoreLabels(
     record,
   };
   if (record.entries.length === 0 && !options.recordFileLabels) return report;
+  if (options.recordFileLabels) await fastHashingFor(stream.turns().length);
   const taken = new Set<LabelEntry>();
   let changed = false;
   const time = new Date().toISOString();

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../workspace/sha256.ts";
 import { join } from "node:path";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock, LockHeldError } from "../workspace/lock.ts";
@@ -70,13 +70,13 @@ function leasePath(
 ): string | undefined {
   const dir = jptDataDir(env);
   if (dir === undefined) return undefined;
-  const name = createHash("sha256").update(
+  const name = sha256Hex(
     JSON.stringify([
       "jpt-lease-1",
       conversation.root,
       conversation.workspaceId ?? "",
       conversation.conversationId,
     ]),
-  ).digest("hex");
+  );
   return join(dir, "leases", `${name}.lock`);
 }

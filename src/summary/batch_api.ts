@@ -16,7 +16,7 @@ import type { RoleModel } from "../config/role_models.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import { requestParams } from "../llm/request_params.ts";
 import { outputLadder, responseFormat } from "../llm/structured_completion.ts";
-import { sha256Hex } from "./sha256.ts";
+import { sha256Hex } from "../workspace/sha256.ts";
 import type { PreparedTurn } from "./prepared_turn.ts";
 import { summaryMessages, summarySchema } from "./prompt.ts";
 
@@ -59,11 +59,11 @@ export function isFinal(status: string): boolean {
  * @param turns The packed turns.
  * @returns `jpt:<conversation id>:<16 hex digits>`.
  */
-export async function customId(
+export function customId(
   conversationId: string,
   turns: readonly PreparedTurn[],
-): Promise<string> {
-  const digest = await sha256Hex(
+): string {
+  const digest = sha256Hex(
     turns.map((turn) => `${turn.id}=${turn.fingerprint}`).join("\n"),
   );
   return `jpt:${conversationId}:${digest.slice(0, 16)}`;

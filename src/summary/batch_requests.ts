@@ -49,13 +49,13 @@ export interface LeftOutTurn {
  * @param options The resolved summary model and the batch size.
  * @returns The turns left out.
  */
-export async function addConversationRequests(
+export function addConversationRequests(
   groups: Map<string, BatchGroup>,
   conversationId: string,
   stream: ConversationStream,
   candidates: readonly number[],
   options: { resolved: ResolvedSummaryModel; batchSize: number },
-): Promise<LeftOutTurn[]> {
+): LeftOutTurn[] {
   const { resolved } = options;
   const model = `${resolved.model.id.provider}/${resolved.model.id.name}`;
   const key = `${model} ${resolved.endpoint.baseUrl}`;
@@ -69,7 +69,7 @@ export async function addConversationRequests(
     };
     groups.set(key, group);
   }
-  const packed = await packEveryRequest(stream, candidates, {
+  const packed = packEveryRequest(stream, candidates, {
     contextWindow: resolved.contextWindow.tokens,
     batchSize: options.batchSize,
   });
@@ -87,7 +87,7 @@ export async function addConversationRequests(
     });
   }
   for (const batch of packed.batches) {
-    const id = await customId(conversationId, batch);
+    const id = customId(conversationId, batch);
     group.lines.push(batchLine(id, resolved.model, resolved.endpoint, batch));
     group.requests[id] = {
       conversation: conversationId,

@@ -22,7 +22,7 @@ import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock } from "../workspace/lock.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
-import { sha256Hex } from "./sha256.ts";
+import { sha256Hex } from "../workspace/sha256.ts";
 
 /** A batch jpt submitted, as the state file keeps it. */
 export interface SubmittedBatch {
@@ -61,17 +61,17 @@ export class BatchStateError extends JptError {}
  * @param workspaceRoot The workspace's root directory.
  * @returns The path.
  */
-export async function statePath(
+export function statePath(
   env: EnvReader,
   workspaceRoot: string,
-): Promise<string> {
+): string {
   const dir = jptDataDir(env);
   if (dir === undefined) {
     throw new JptError(
       "No data directory for the batch state file: set JPT_DATA_DIR or HOME",
     );
   }
-  const hash = await sha256Hex(workspaceRoot);
+  const hash = sha256Hex(workspaceRoot);
   return join(dir, "batches", `${hash.slice(0, 32)}.json`);
 }
 

@@ -67,14 +67,14 @@ export interface NewestPacking {
  *   do with a turn too large for a request (default: skip it).
  * @returns The batch and the oversized turns met on the way.
  */
-export async function packNewest(
+export function packNewest(
   turns: Iterable<Turn>,
   options: {
     contextWindow: number;
     batchSize: number;
     oversized?: OversizedPolicy | undefined;
   },
-): Promise<NewestPacking> {
+): NewestPacking {
   const budget = requestBudget(options.contextWindow, options.batchSize);
   const packed: Array<{ turn: Turn; transcript: string }> = [];
   const oversized: NewestPacking["oversized"] = [];
@@ -102,8 +102,8 @@ export async function packNewest(
     packed.push({ turn, transcript });
     used += tokens;
   }
-  const batch = await Promise.all(
-    packed.map(({ turn, transcript }) => prepareTurn(turn, transcript)),
+  const batch = packed.map(({ turn, transcript }) =>
+    prepareTurn(turn, transcript)
   );
   return { batch, oversized };
 }
@@ -131,15 +131,15 @@ export interface FullPacking {
  * @param options The model's context window and the batch size.
  * @returns The requests, the oversized turns and what was left.
  */
-export async function packEveryRequest(
+export function packEveryRequest(
   stream: ConversationStream,
   candidates: readonly number[],
   options: { contextWindow: number; batchSize: number },
-): Promise<FullPacking> {
+): FullPacking {
   const packed: FullPacking = { batches: [], oversized: [], unsent: [] };
   let pending = [...candidates];
   while (pending.length > 0) {
-    const packing = await packNewest(turnsAt(stream, pending), options);
+    const packing = packNewest(turnsAt(stream, pending), options);
     packed.oversized.push(...packing.oversized);
     if (packing.batch.length === 0) {
       const oversized = new Set(packing.oversized.map((turn) => turn.index));

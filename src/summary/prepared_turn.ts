@@ -5,7 +5,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { sha256Bytes } from "../workspace/sha256.ts";
 import {
   EVENT_ID_ALPHABET,
   EVENT_ID_LENGTH,
@@ -52,9 +52,9 @@ export interface PreparedTurn {
  */
 export function requestId(turn: Turn): string {
   if (turn.id !== undefined) return turn.id;
-  const digest = createHash("sha256").update(
+  const digest = sha256Bytes(
     `jpt-request-id\n${turn.index}\n${turnContentKey(turn)}`,
-  ).digest();
+  );
   let id = "";
   for (const byte of digest.subarray(0, EVENT_ID_LENGTH)) {
     id += EVENT_ID_ALPHABET[byte % EVENT_ID_ALPHABET.length];
@@ -69,14 +69,12 @@ export function requestId(turn: Turn): string {
  * @param transcript Its transcript under {@linkcode requestId}, when the caller already built it.
  * @returns The prepared turn.
  */
-export async function prepareTurn(
+export function prepareTurn(
   turn: Turn,
   transcript: string = turnTranscript(turn, requestId(turn)),
-): Promise<PreparedTurn> {
-  const [fingerprint, contentKey] = await Promise.all([
-    turnFingerprint(turn),
-    turnContentKey(turn),
-  ]);
+): PreparedTurn {
+  const fingerprint = turnFingerprint(turn);
+  const contentKey = turnContentKey(turn);
   return {
     id: requestId(turn),
     eventId: turn.id,

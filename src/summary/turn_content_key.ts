@@ -9,7 +9,7 @@
  */
 
 import type { Turn } from "../conversation/turn.ts";
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../workspace/sha256.ts";
 
 /**
  * The content key of a turn.
@@ -53,9 +53,8 @@ export function turnContentKey(turn: Turn): string {
         ? entry.text
         : entry.text.replace(EVENT_ID_MEMBER, "")
     );
-  // Synchronous (node:crypto): a listing of 50,000 turns awaits nothing per turn.
-  return createHash("sha256").update(`jpt-turn-content-2\n${parts.join("\n")}`)
-    .digest("hex");
+  // Synchronous: a listing of 50,000 turns awaits nothing per turn.
+  return sha256Hex(`jpt-turn-content-2\n${parts.join("\n")}`);
 }
 
 /** The entry's own `event_id` member (jp writes it first) and what follows it up to the next key. */

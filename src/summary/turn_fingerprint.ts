@@ -9,7 +9,7 @@
  */
 
 import type { Turn } from "../conversation/turn.ts";
-import { sha256Hex } from "./sha256.ts";
+import { sha256Hex } from "../workspace/sha256.ts";
 import { turnTranscript } from "./transcript.ts";
 
 /**
@@ -24,13 +24,13 @@ import { turnTranscript } from "./transcript.ts";
  *   { timestamp: "2026-01-01 00:00:00.1", type: "chat_request", content: "hi" },
  * ])));
  * const turn = stream.turns()[0]!;
- * assert.match(await turnFingerprint(turn), /^[0-9a-f]{64}$/);
+ * assert.match(turnFingerprint(turn), /^[0-9a-f]{64}$/);
  * ```
  *
  * @param turn A turn.
  * @returns 64 lowercase hex digits.
  */
-export async function turnFingerprint(turn: Turn): Promise<string> {
+export function turnFingerprint(turn: Turn): string {
   const ids = turn.events.map((entry) => entry.eventId ?? "").join(",");
-  return await sha256Hex(`${turnTranscript(turn, turn.id ?? "")}\n${ids}`);
+  return sha256Hex(`${turnTranscript(turn, turn.id ?? "")}\n${ids}`);
 }

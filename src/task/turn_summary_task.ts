@@ -167,7 +167,7 @@ export class TurnSummaryTask implements BackgroundTask {
       );
       throw error;
     }
-    const packing = await packNewest(turns, {
+    const packing = packNewest(turns, {
       contextWindow: model.contextWindow,
       batchSize,
       oversized: this.#options.oversized,

@@ -23,7 +23,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./sha256.ts";
 import { join } from "node:path";
 import type { EnvReader } from "./user_dirs.ts";
 
@@ -84,7 +84,7 @@ export function sessionStorageKey(session: JpSession): string {
   if (session.source.type === "getsid") {
     return `getsid-${pathSegment(session.id)}`;
   }
-  const digest = createHash("sha256").update(session.id).digest("hex");
+  const digest = sha256Hex(session.id);
   return `env-${pathSegment(session.source.key)}-${digest.slice(0, 16)}`;
 }
 

@@ -20,7 +20,7 @@ import {
   type HostInit,
   PluginRun,
 } from "../support/jp_plugin_host.ts";
-import { fixtureConversations, testdata } from "../support/paths.ts";
+import { fixtureConversations, REPO_ROOT, testdata } from "../support/paths.ts";
 import {
   copyConversation,
   simpleTurns,
@@ -86,7 +86,9 @@ async function summariesOf(dir: string): Promise<Array<string | undefined>> {
 Deno.test("every plugin answers describe with its name, version, command and jp's usage line", async () => {
   await using ws = await tempWorkspace();
   const dir = await installLaunchers(ws);
-  const version = JSON.parse(await Deno.readTextFile("deno.json")).version;
+  const version = JSON.parse(
+    await Deno.readTextFile(join(REPO_ROOT, "deno.json")),
+  ).version;
   for (const name of PLUGINS) {
     const answer = await describePlugin(
       [join(dir, `jp-${name}`)],

@@ -123,7 +123,16 @@ for (let i = 0; i < 15; i++) {
     const store = join(dir, "store");
     const writers = [0, 1, 2, 3].map((n) =>
       new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--quiet", script, store, String(n)],
+        args: [
+          "run",
+          "-A",
+          "--quiet",
+          "--config",
+          join(REPO_ROOT, "deno.json"),
+          script,
+          store,
+          String(n),
+        ],
       }).spawn()
     );
     for (const writer of writers) assert.ok((await writer.status).success);
