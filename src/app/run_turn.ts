@@ -13,6 +13,7 @@
 import { turnSummarySettings } from "../config/load_config.ts";
 import { TaskHandler } from "../task/task_handler.ts";
 import {
+  hasUnsavedChanges,
   type LoadedConversation,
   saveConversation,
 } from "../workspace/conversation_io.ts";
@@ -143,9 +144,11 @@ interface LockedOutcome {
 }
 
 /**
- * The part of a turn that holds the lock: background work spawned, the
- * request appended and saved before the model is called, the reply
- * streamed, appended and saved.
+ * The part of a turn that holds the lock: the request appended and saved
+ * before the model is called, the reply streamed while the background work
+ * is set going beside it (labels jp dropped restored into the stream, the
+ * catch-up counted for a worker or spawned here), then the reply and the
+ * restored labels appended and saved in one write.
  */
 async function runLocked(
   turn: LockedTurn,
@@ -158,23 +161,30 @@ async function runLocked(
     (request.detach ?? turnSummarySettings(checked.config).detach);
   let saved = false;
   try {
-    const forWorker = request.persist && !options.isNew
-      ? await spawnCatchUp(turn, conversation, checked, !toWorker)
-      : 0;
     const turnsBefore = conversation.stream.turns().length;
     appendRequest(conversation, checked, turn, options.isNew);
+    let background: Promise<void> = Promise.resolve();
     if (request.persist) {
       // The request is on disk before the model is called: nothing typed is lost.
       await saveConversation(conversation);
       saved = true;
-      const titleForWorker = options.isNew &&
-        await nameOrTitle(turn, conversation, checked, !toWorker);
-      if (toWorker && (forWorker > 0 || titleForWorker)) {
-        startWorker(turn, conversation, {
-          turns: forWorker,
-          turnsBefore,
-          title: titleForWorker,
-        });
+      if (options.isNew) {
+        const title = await nameOrTitle(turn, conversation, checked, !toWorker);
+        if (toWorker && title) {
+          startWorker(turn, conversation, { turns: 0, turnsBefore, title });
+        }
+      } else {
+        // Off the request's path: the request leaves while this runs.
+        background = spawnCatchUp(turn, conversation, checked, !toWorker)
+          .then((forWorker) => {
+            if (toWorker && forWorker > 0) {
+              startWorker(turn, conversation, {
+                turns: forWorker,
+                turnsBefore,
+                title: false,
+              });
+            }
+          });
       }
     }
     const streamed = await streamReply(
@@ -182,8 +192,9 @@ async function runLocked(
       checked,
       request,
       turn.sink,
-    );
-    if (streamed.appended && request.persist) {
+    ).finally(() => background.catch(() => {}));
+    await background;
+    if (request.persist && hasUnsavedChanges(conversation)) {
       await saveConversation(conversation);
     }
     return {

@@ -180,23 +180,56 @@ function count(text: string, char: string): number {
 export function fallbackSummaryOf(request: string): string | undefined {
   const line = firstNonEmptyLine(stripControlCharacters(request));
   if (line === undefined) return undefined;
-  const points = Array.from(line);
-  if (points.length <= MAX_FALLBACK_CHARS) return line;
-  return points.slice(0, MAX_FALLBACK_CHARS - 1).join("").trimEnd() + "…";
+  // UTF-16 units never undercount code points: a short line is kept whole.
+  if (line.length <= MAX_FALLBACK_CHARS) return line;
+  let end = 0;
+  let points = 0;
+  while (end < line.length && points < MAX_FALLBACK_CHARS + 1) {
+    end += line.codePointAt(end)! > 0xffff ? 2 : 1;
+    points++;
+  }
+  if (end >= line.length && points <= MAX_FALLBACK_CHARS) return line;
+  let cut = 0;
+  for (let taken = 0; taken < MAX_FALLBACK_CHARS - 1; taken++) {
+    cut += line.codePointAt(cut)! > 0xffff ? 2 : 1;
+  }
+  return line.slice(0, cut).trimEnd() + "…";
 }
 
-/** The first line with text, whitespace collapsed; later lines are never touched. */
+/** Line breaks, searched from a position (shared: reset before each use). */
+const LINE_BREAKS = new RegExp(LINE_BREAK.source, "g");
+
+/**
+ * The first line with text, whitespace collapsed; later lines are never
+ * touched, and of a long line only what the fallback can show is collapsed.
+ */
 function firstNonEmptyLine(text: string): string | undefined {
-  const breaks = new RegExp(LINE_BREAK.source, "g");
+  LINE_BREAKS.lastIndex = 0;
   let start = 0;
   while (true) {
-    const found = breaks.exec(text);
-    const line = text.slice(start, found?.index ?? text.length)
-      .replace(WHITESPACE_RUN, " ").trim();
+    const found = LINE_BREAKS.exec(text);
+    const end = found?.index ?? text.length;
+    const line = collapsedStart(text, start, end);
     if (line !== "") return line;
     if (found === null) return undefined;
-    start = breaks.lastIndex;
+    start = LINE_BREAKS.lastIndex;
   }
+}
+
+/**
+ * `text.slice(start, end)` with whitespace runs collapsed and trimmed, or
+ * enough of its beginning for a fallback: a raw slice of a few times the
+ * fallback's length is collapsed first, and the whole line only when that
+ * does not leave more than the fallback can show.
+ */
+function collapsedStart(text: string, start: number, end: number): string {
+  const room = 8 * MAX_FALLBACK_CHARS;
+  if (end - start > room) {
+    const head = text.slice(start, start + room).replace(WHITESPACE_RUN, " ")
+      .trimStart();
+    if (head.length > 2 * MAX_FALLBACK_CHARS + 2) return head;
+  }
+  return text.slice(start, end).replace(WHITESPACE_RUN, " ").trim();
 }
 
 /** Cuts text to at most `max` code points, at the last space when there is one. */

@@ -3,6 +3,7 @@ import {
   fallbackSummaryOf,
   normalizeTurnSummary,
 } from "../../src/conversation/summary_text.ts";
+import { stripControlCharacters } from "../../src/conversation/control_chars.ts";
 
 Deno.test("normalizeTurnSummary() keeps the first non-empty line, collapsed", () => {
   assert.equal(
@@ -192,6 +193,51 @@ Deno.test("normalizeTurnSummary() leaves a text that already satisfies the rules
       normalizeTurnSummary(candidate),
       candidate,
       JSON.stringify(candidate),
+    );
+  }
+});
+
+Deno.test("fallbackSummaryOf() of long lines, whitespace runs and astral characters equals the plain definition", () => {
+  // The definition, written plainly: strip, first non-empty line with
+  // whitespace collapsed, cut to 71 code points plus … when over 72.
+  const plain = (request: string): string | undefined => {
+    const lines = stripControlCharacters(request).split(
+      /\r\n|[\n\r\u2028\u2029\u0085]/,
+    );
+    const line = lines.map((text) => text.replace(/\s+/gu, " ").trim())
+      .find((text) => text !== "");
+    if (line === undefined) return undefined;
+    const points = Array.from(line);
+    return points.length <= 72
+      ? line
+      : points.slice(0, 71).join("").trimEnd() + "…";
+  };
+  let seed = 7;
+  const next = () =>
+    (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pieces = [
+    "word",
+    " ",
+    "   ",
+    "\t",
+    "\n",
+    "\n\n  ",
+    "𝄞",
+    "é",
+    "\u001b[31m",
+    "x".repeat(50),
+    " ".repeat(700),
+  ];
+  for (let i = 0; i < 2000; i++) {
+    let request = "";
+    const count = Math.floor(next() * 120);
+    for (let k = 0; k < count; k++) {
+      request += pieces[Math.floor(next() * pieces.length)];
+    }
+    assert.equal(
+      fallbackSummaryOf(request),
+      plain(request),
+      JSON.stringify(request),
     );
   }
 });
