@@ -106,6 +106,12 @@ export interface CatchUpResult {
   error?: string;
   /** Why the model could not be used, when a request failed. */
   failure?: unknown;
+  /**
+   * The conversation's files as this catch-up last read or wrote them (see
+   * `conversationStamp`); a watcher that sees them unchanged has nothing to
+   * do. Absent when the files changed while they were read.
+   */
+  stamp?: string;
 }
 
 /**
@@ -183,6 +189,7 @@ export async function catchUpConversation(
     return {
       ...result,
       status: result.restored.length > 0 ? "ran" : "nothing_to_do",
+      ...(current.stamp === undefined ? {} : { stamp: current.stamp }),
     };
   }
   const model = await options.resolveModel();
@@ -247,6 +254,7 @@ export async function catchUpConversation(
   }
   await flush(true);
   options.onProgress?.(result.summarized.length, candidates.length);
+  if (current.stamp !== undefined) result.stamp = current.stamp;
   return result;
 }
 

@@ -21,9 +21,13 @@ import {
 } from "../config/jp_config_files.ts";
 import { type ConfigFixReport, fixConfigFiles } from "./fix_config.ts";
 import { trackedLockFiles } from "../workspace/tracked_locks.ts";
+import { mapBounded } from "../workspace/map_bounded.ts";
 import { currentWorkspace, type Session } from "./session.ts";
 
 export type { ConfigFileCheck, ConversationCheck };
+
+/** Conversations checked at once. */
+const CHECKS_IN_FLIGHT = 16;
 
 /** What `jpt check` found. */
 export interface CheckReport {
@@ -93,19 +97,22 @@ export async function checkPaths(
         warnings: [],
       });
     }
-    for (const dir of dirs) {
-      // One conversation that cannot be checked is one failure, not the end of the run.
-      const result: ConversationCheck = await checkConversation(dir).catch((
-        error,
-      ) => ({
-        path: dir,
-        ok: false,
-        errors: [error instanceof Error ? error.message : String(error)],
-        warnings: [],
-      }));
-      result.warnings.push(...await storedConfigWarnings(dir));
-      results.push(result);
-    }
+    // Several at once (reading is most of the work), reported in order.
+    results.push(
+      ...await mapBounded(dirs, CHECKS_IN_FLIGHT, async (dir) => {
+        // One conversation that cannot be checked is one failure, not the end of the run.
+        const result: ConversationCheck = await checkConversation(dir).catch((
+          error,
+        ) => ({
+          path: dir,
+          ok: false,
+          errors: [error instanceof Error ? error.message : String(error)],
+          warnings: [],
+        }));
+        result.warnings.push(...await storedConfigWarnings(dir));
+        return result;
+      }),
+    );
   }
   return {
     conversations: results,

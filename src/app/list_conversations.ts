@@ -15,6 +15,10 @@ import {
   listConversations as listRefs,
 } from "../workspace/conversation_ref.ts";
 import { currentWorkspace, type Session } from "./session.ts";
+import { mapBounded } from "../workspace/map_bounded.ts";
+
+/** Conversations read at once. */
+const READS_IN_FLIGHT = 16;
 
 /** One conversation (also the shape of `jpt conversation ls --json`). */
 export interface ConversationRow {
@@ -55,18 +59,27 @@ export async function listConversations(
 ): Promise<ConversationListing> {
   const workspace = await currentWorkspace(session);
   const listing: ConversationListing = { rows: [], errors: [], warnings: [] };
-  for (const ref of await listRefs(workspace)) {
-    if (await isIncomplete(ref)) {
-      listing.warnings.push(incompleteWarning(ref));
-      continue;
-    }
-    try {
-      listing.rows.push(await conversationRow(ref));
-    } catch (error) {
-      listing.errors.push(
-        error instanceof Error ? error.message : String(error),
-      );
-    }
+  // Read several at once; reported in directory order.
+  const outcomes = await mapBounded(
+    await listRefs(workspace),
+    READS_IN_FLIGHT,
+    async (ref) => {
+      if (await isIncomplete(ref)) {
+        return { warning: incompleteWarning(ref) };
+      }
+      try {
+        return { row: await conversationRow(ref) };
+      } catch (error) {
+        return {
+          error: error instanceof Error ? error.message : String(error),
+        };
+      }
+    },
+  );
+  for (const outcome of outcomes) {
+    if ("row" in outcome) listing.rows.push(outcome.row);
+    else if ("error" in outcome) listing.errors.push(outcome.error);
+    else listing.warnings.push(outcome.warning);
   }
   return listing;
 }

@@ -10,8 +10,8 @@
  * @module
  */
 
-import type { ConfigTable } from "../config/config_tree.ts";
 import type { LoadedConfig } from "../config/load_config.ts";
+import { ConfigFileCache } from "../config/config_file_cache.ts";
 import { type UsageRecord, usageSink } from "../workspace/usage_ledger.ts";
 import type { createClient } from "../llm/client.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
@@ -28,6 +28,9 @@ import type { SummaryModel } from "../task/turn_summary_task.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { currentWorkspace, effectiveConfig, type Session } from "./session.ts";
+
+/** Config values (as `loadConfig` returns them). */
+type ConfigTable = LoadedConfig["values"];
 
 /** How long a read of the Batch-API state file is reused. */
 const BATCH_STATE_TTL_MS = 5_000;
@@ -52,6 +55,8 @@ export class Services {
   #batches: Promise<Map<string, Set<string>>> | undefined;
   #batchesReadAt = 0;
   #store: LabelStore | undefined;
+  /** The config files of this run, read once for all its conversations. */
+  readonly #files = new ConfigFileCache();
 
   /**
    * Builds the services of a session.
@@ -94,7 +99,7 @@ export class Services {
     workspace: Workspace | undefined,
     conversation?: LoadedConversation,
   ): Promise<LoadedConfig> {
-    return effectiveConfig(this.session, workspace, conversation);
+    return effectiveConfig(this.session, workspace, conversation, this.#files);
   }
 
   /**

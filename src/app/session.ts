@@ -11,6 +11,7 @@ import {
   WorkspaceNotFoundError,
 } from "../workspace/workspace.ts";
 import type { HostConfig, LoadedConfig } from "../config/load_config.ts";
+import type { ConfigFileCache } from "../config/config_file_cache.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import { JptError } from "../errors/jpt_error.ts";
 
@@ -56,12 +57,14 @@ export interface Session {
  * @param session Where the flow runs.
  * @param workspace The workspace, if any.
  * @param conversation The loaded conversation whose config applies, if any.
+ * @param files Config files already read in this run, to reuse.
  * @returns The config with origins.
  */
 export async function effectiveConfig(
   session: Session,
   workspace: Workspace | undefined,
   conversation?: LoadedConversation,
+  files?: ConfigFileCache,
 ): Promise<LoadedConfig> {
   // Loaded on first use: listing turns of a named conversation reads no config.
   const { loadConfig, readBaseConfig } = await import(
@@ -81,6 +84,7 @@ export async function effectiveConfig(
     cfg: session.cfg,
     model: session.model,
     host: session.host,
+    files,
   });
   for (const warning of loaded.warnings) session.warn?.(warning);
   return loaded;

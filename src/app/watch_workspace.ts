@@ -18,14 +18,17 @@ import { join } from "node:path";
 import { turnSummarySettings } from "../config/load_config.ts";
 import { permanentProblem } from "../llm/describe_error.ts";
 import { idFromDirName } from "../workspace/conversation_id.ts";
-import { loadConversation } from "../workspace/conversation_io.ts";
+import {
+  conversationStamp,
+  loadConversation,
+} from "../workspace/conversation_io.ts";
 import {
   type ConversationRef,
   isIncomplete,
   listConversations,
 } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { catchUpConversation } from "./catch_up.ts";
+import { catchUpConversation, type CatchUpResult } from "./catch_up.ts";
 import { currentWorkspace, type Session } from "./session.ts";
 import { Services } from "./services.ts";
 import type { LabelRecorder } from "../labels/label_recorder.ts";
@@ -107,6 +110,8 @@ class Watcher {
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #backoff = new Map<string, number>();
   readonly #problems = new Set<string>();
+  /** Each conversation's files as the last visit left them (jpt's own write included). */
+  readonly #visited = new Map<string, string>();
   #busy = Promise.resolve();
 
   constructor(session: Session, workspace: Workspace, options: WatchOptions) {
@@ -199,6 +204,10 @@ class Watcher {
         }
         return;
       }
+      // A visit that failed is tried again even if nothing changed.
+      if (result.stamp !== undefined && result.failure === undefined) {
+        this.#visited.set(id, result.stamp);
+      } else this.#visited.delete(id);
       if (result.restored.length > 0) {
         options.onAction(
           action(name, "restored", { turns: result.restored.length }),
@@ -236,6 +245,9 @@ class Watcher {
 
   async #catchUp(ref: ConversationRef) {
     const services = this.#services;
+    // The event of jpt's own write (or a touch): nothing changed since.
+    const before = await conversationStamp(ref);
+    if (this.#visited.get(ref.id) === before) return undefined;
     const loaded = await loadConversation(ref);
     const config = (await services.config(this.#workspace, loaded)).values;
     const settings = turnSummarySettings(config);
@@ -249,18 +261,20 @@ class Watcher {
       timeoutMs: this.#options.timeoutMs ?? 120_000,
       resolveModel: () => services.summaryModel(config, this.#options.signal),
       labels: this.#labels,
+      loaded,
       covered: await services.pendingBatchTurns(this.#workspace, ref.id),
       ...(this.#options.log ? { log: this.#options.log } : {}),
     }).catch((error) => {
       // A model that cannot be resolved (no key) fails the whole catch-up.
       if (permanentProblem("", error) === undefined) throw error;
-      return {
-        status: "ran" as const,
+      const failed: CatchUpResult = {
+        status: "ran",
         summarized: [],
         restored: [],
         skipped: [],
         failure: error,
       };
+      return failed;
     });
   }
 

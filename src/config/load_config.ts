@@ -14,6 +14,7 @@ import { readEvent } from "../conversation/events.ts";
 import { appConfigDir } from "../workspace/user_dirs.ts";
 import type { EnvReader, Workspace } from "../workspace/workspace.ts";
 import { type CfgOperation, parseCfgArg } from "./cfg_arg.ts";
+import type { ConfigFileCache } from "./config_file_cache.ts";
 import {
   ConfigFileError,
   findConfigFile,
@@ -124,6 +125,8 @@ export interface LoadConfigOptions {
   model?: string | undefined;
   /** Set when jpt runs as a jp command plugin: what jp's `init` gave. */
   host?: HostConfig | undefined;
+  /** Reuses config files read for other conversations of the same run. */
+  files?: ConfigFileCache | undefined;
 }
 
 /**
@@ -167,6 +170,10 @@ export interface LoadedConfig {
 export async function loadConfig(
   options: LoadConfigOptions,
 ): Promise<LoadedConfig> {
+  const find = (base: string) =>
+    options.files?.find(base) ?? findConfigFile(base);
+  const read = (path: string) =>
+    options.files?.read(path) ?? readConfigFile(path);
   const tree = new ConfigTree();
   // What the user's own layers alone set (see config_trust.ts).
   const trusted = new ConfigTree();
@@ -192,7 +199,7 @@ export async function loadConfig(
     readByJp = true,
   ) => {
     if (path === undefined) return;
-    for (const layer of await readConfigFile(path)) {
+    for (const layer of await read(path)) {
       mergeLayer(layer.values, `${label} (${layer.path})`, trust);
       if (readByJp) warnings.push(...rejectedKeyWarnings(layer));
     }
@@ -207,7 +214,7 @@ export async function loadConfig(
   ) => {
     if (host === undefined) return await mergeFiles(path, label, trust);
     if (path === undefined || !trust) return;
-    for (const layer of await readConfigFile(path)) {
+    for (const layer of await read(path)) {
       trusted.merge(layer.values, `${label} (${layer.path})`);
     }
   };
@@ -219,7 +226,7 @@ export async function loadConfig(
   const globalDir = globalConfigDir(options.env);
   if (globalDir !== undefined) {
     await mergeJpFiles(
-      await findConfigFile(join(globalDir, "config")),
+      await find(join(globalDir, "config")),
       "user-global",
       true,
     );
@@ -231,7 +238,7 @@ export async function loadConfig(
   const jptDir = jptConfigDir(options.env);
   if (jptDir !== undefined) {
     await mergeFiles(
-      await findConfigFile(join(jptDir, "config")),
+      await find(join(jptDir, "config")),
       "jpt user",
       true,
       false,
@@ -241,12 +248,12 @@ export async function loadConfig(
   const workspace = options.workspace;
   if (workspace !== undefined) {
     await mergeJpFiles(
-      await findConfigFile(join(workspace.storageDir, "config")),
+      await find(join(workspace.storageDir, "config")),
       "workspace",
       trustsWorkspace,
     );
     await mergeFiles(
-      await findConfigFile(join(workspace.storageDir, JPT_WORKSPACE_FILE)),
+      await find(join(workspace.storageDir, JPT_WORKSPACE_FILE)),
       "workspace jpt",
       trustsWorkspace,
       false,
@@ -255,14 +262,14 @@ export async function loadConfig(
     // listed: trusting a workspace trusts its `.jp/`, not every folder.
     for (const dir of dirsFromRootTo(workspace.root, resolve(options.cwd))) {
       await mergeJpFiles(
-        await findConfigFile(join(dir, ".jp")),
+        await find(join(dir, ".jp")),
         "directory",
         trustedDirs.includes(resolve(dir)),
       );
     }
     if (workspace.userDir !== undefined) {
       await mergeJpFiles(
-        await findConfigFile(join(workspace.userDir, "config")),
+        await find(join(workspace.userDir, "config")),
         "user-local",
         true,
       );

@@ -62,6 +62,8 @@ export class ConversationStream {
   /** Every event id in the file or issued since (built on first use); never issued twice. */
   #issued: Set<string> | undefined;
   #turns: Turn[] | undefined;
+  /** Entry position of each `turn_start` by event id (built on first use). */
+  #turnStarts: Map<string, number> | undefined;
   #revision = 0;
 
   private constructor(entries: Entry[], source: SourceLayout | undefined) {
@@ -398,6 +400,7 @@ export class ConversationStream {
     this.#revision++;
     this.#layoutChanged = true;
     this.#turns = undefined;
+    this.#turnStarts = undefined;
     if (removed.type !== "turn_start" && turn.id !== undefined) {
       this.clearTurnSummary(turn.id);
     }
@@ -442,9 +445,19 @@ export class ConversationStream {
   }
 
   #turnStartIndex(turnId: string): number {
-    return this.#entries.findIndex((entry) =>
-      entry.type === "turn_start" && entry.eventId === turnId
-    );
+    if (this.#turnStarts === undefined) {
+      this.#turnStarts = new Map();
+      for (const [at, entry] of this.#entries.entries()) {
+        if (entry.type !== "turn_start" || entry.eventId === undefined) {
+          continue;
+        }
+        // The first of duplicate ids, as a search from the start finds it.
+        if (!this.#turnStarts.has(entry.eventId)) {
+          this.#turnStarts.set(entry.eventId, at);
+        }
+      }
+    }
+    return this.#turnStarts.get(turnId) ?? -1;
   }
 
   #rewriteSummary(at: number, summary: string | undefined): void {
@@ -461,8 +474,20 @@ export class ConversationStream {
 
   #replace(at: number, entry: Entry): void {
     // The turn structure stays: only entries of the same kind are replaced.
+    const before = this.#entries[at]!;
     this.#entries[at] = entry;
     this.#revision++;
+    const starts = this.#turnStarts;
+    if (starts === undefined || before.eventId === entry.eventId) return;
+    if (before.eventId !== undefined && starts.get(before.eventId) === at) {
+      // Another turn_start may carry the same id further on: rebuild then.
+      this.#turnStarts = undefined;
+      return;
+    }
+    if (entry.type === "turn_start" && entry.eventId !== undefined) {
+      const known = starts.get(entry.eventId);
+      if (known === undefined || known > at) starts.set(entry.eventId, at);
+    }
   }
 
   #insert(at: number, entry: Entry): void {
@@ -470,6 +495,7 @@ export class ConversationStream {
     this.#revision++;
     this.#layoutChanged = true;
     this.#turns = undefined;
+    this.#turnStarts = undefined;
   }
 }
 

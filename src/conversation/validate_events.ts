@@ -8,6 +8,7 @@ import { ConversationStream } from "./stream.ts";
 import { MAX_SUMMARY_CHARS } from "./summary_text.ts";
 import { isValidTimestamp } from "./timestamp.ts";
 import { writeJsonPretty } from "./json_write.ts";
+import type { JsonObject, JsonValue } from "./json_value.ts";
 
 /** What validation found: errors make jp fail or lose data; warnings do not. */
 export interface ValidationReport {
@@ -85,7 +86,11 @@ function checkCanonicalForm(
   const parts: string[] = [];
   try {
     for (const entry of stream.entries) {
-      parts.push(writeJsonPretty(canonicalEntryTree(entry.tree()), 1));
+      parts.push(
+        isCanonicalFast(entry)
+          ? entry.text
+          : writeJsonPretty(canonicalEntryTree(entry.tree()), 1),
+      );
     }
   } catch (error) {
     report.errors.push(
@@ -108,6 +113,61 @@ function checkCanonicalForm(
       entryAt(bytes, stream, at)
     }`,
   );
+}
+
+/**
+ * Whether an entry is certainly in jp's form, proved with the native parser:
+ * its keys are in jp's order and `JSON.stringify` writes it back to the same
+ * text. Numbers other than safe integers (whose text jp may write otherwise)
+ * and anything else unsure give `false`: the exact, slower comparison
+ * decides then.
+ */
+function isCanonicalFast(entry: Entry): boolean {
+  const value = entry.data();
+  if (!onlySafeIntegers(value)) return false;
+  const top: JsonObject = new Map();
+  for (const [key, member] of Object.entries(value)) {
+    top.set(
+      key,
+      key === "metadata" && isPlainRecord(member)
+        ? new Map(Object.entries(member)) as JsonObject
+        : member as JsonValue,
+    );
+  }
+  const keys = Object.keys(value);
+  const order = [...canonicalEntryTree(top).keys()];
+  if (order.length !== keys.length || order.some((key, i) => key !== keys[i])) {
+    return false;
+  }
+  return JSON.stringify(value, null, 2).replaceAll("\n", "\n  ") ===
+    entry.text;
+}
+
+/** No number but safe integers, nested at most as deep as jp reads (no recursion). */
+function onlySafeIntegers(value: unknown): boolean {
+  const pending: Array<{ value: unknown; depth: number }> = [{
+    value,
+    depth: 0,
+  }];
+  while (pending.length > 0) {
+    const { value: item, depth } = pending.pop()!;
+    if (typeof item === "number") {
+      if (!Number.isSafeInteger(item) || Object.is(item, -0)) return false;
+    } else if (typeof item === "object" && item !== null) {
+      if (depth >= MAX_FAST_DEPTH) return false;
+      for (const child of Object.values(item)) {
+        pending.push({ value: child, depth: depth + 1 });
+      }
+    }
+  }
+  return true;
+}
+
+/** Deeper entries go the exact way (which reports what jp refuses). */
+const MAX_FAST_DEPTH = 64;
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function checkEntries(

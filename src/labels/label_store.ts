@@ -93,6 +93,9 @@ const UPDATE_WAIT_MS = 5_000;
 export class LabelRecord {
   /** The entries, at most one per event id and one per (content, index) without an id. */
   readonly entries: LabelEntry[];
+  /** The entries by content key, built on first use (see {@linkcode LabelRecord.forContent}). */
+  #byKey: Map<string, LabelEntry[]> | undefined;
+  #indexed: LabelEntry[] = [];
 
   /**
    * Wraps entries.
@@ -130,8 +133,8 @@ export class LabelRecord {
     taken: ReadonlySet<LabelEntry>,
   ): LabelEntry | undefined {
     let best: LabelEntry | undefined;
-    for (const entry of this.entries) {
-      if (entry.key !== key || taken.has(entry)) continue;
+    for (const entry of this.#withKey(key)) {
+      if (taken.has(entry)) continue;
       if (
         best === undefined ||
         Math.abs(entry.index - index) < Math.abs(best.index - index) ||
@@ -140,6 +143,28 @@ export class LabelRecord {
       ) best = entry;
     }
     return best;
+  }
+
+  /**
+   * The entries with a content key. The index is rebuilt whenever the
+   * entries changed since it was built (a cheap check: a copy of the array
+   * is kept), so callers may change `entries` directly.
+   */
+  #withKey(key: string): readonly LabelEntry[] {
+    const current = this.entries;
+    const stale = this.#byKey === undefined ||
+      this.#indexed.length !== current.length ||
+      this.#indexed.some((entry, at) => entry !== current[at]);
+    if (stale) {
+      this.#byKey = new Map();
+      for (const entry of current) {
+        const list = this.#byKey.get(entry.key);
+        if (list === undefined) this.#byKey.set(entry.key, [entry]);
+        else list.push(entry);
+      }
+      this.#indexed = [...current];
+    }
+    return this.#byKey!.get(key) ?? [];
   }
 
   /**
@@ -288,23 +313,43 @@ export class LabelStore {
 
   /**
    * Keeps the number of records to a bound, removing the oldest. Costs
-   * nothing unless this store created a record since it was opened.
+   * nothing unless this store created a record since it was opened, and then
+   * one small file (`.count`, the number of records as last counted plus
+   * those created since): the store is walked only when that number passes
+   * the bound, or when it was never counted. The count may drift when
+   * processes create records at the same moment or records are deleted by
+   * hand; every walk counts afresh.
    *
    * @param maxRecords The most records (default 100,000).
    * @returns How many records were removed.
    */
   async prune(maxRecords: number = DEFAULT_MAX_RECORDS): Promise<number> {
     if (this.#dir === undefined || this.#created === 0) return 0;
+    const created = this.#created;
     this.#created = 0;
+    const countFile = join(this.#dir, COUNT_FILE);
+    const counted = Number(await Deno.readTextFile(countFile).catch(() => ""));
+    if (Number.isSafeInteger(counted) && counted > 0) {
+      const now = counted + created;
+      if (now <= maxRecords) {
+        await writeCount(countFile, now);
+        return 0;
+      }
+    }
     const names: string[] = [];
     try {
       for await (const item of Deno.readDir(this.#dir)) {
-        if (item.isFile && item.name.endsWith(".json")) names.push(item.name);
+        if (item.isFile && /^[0-9a-f]{64}\.json$/.test(item.name)) {
+          names.push(item.name);
+        }
       }
     } catch {
       return 0;
     }
-    if (names.length <= maxRecords) return 0;
+    if (names.length <= maxRecords) {
+      await writeCount(countFile, names.length);
+      return 0;
+    }
     const files = await Promise.all(names.map(async (name) => {
       const path = join(this.#dir!, name);
       const info = await Deno.stat(path).catch(() => undefined);
@@ -315,6 +360,7 @@ export class LabelStore {
     for (const file of files.slice(0, files.length - maxRecords)) {
       await Deno.remove(file.path).then(() => removed++, () => {});
     }
+    await writeCount(countFile, names.length - removed);
     return removed;
   }
 
@@ -338,6 +384,16 @@ export class LabelStore {
     if (this.#dir === undefined) return undefined;
     return join(this.#dir, `${recordName(conversation)}.json`);
   }
+}
+
+/** The file holding the store's record count (see {@linkcode LabelStore.prune}). */
+const COUNT_FILE = ".count";
+
+/** Writes the record count; a failure only means the next prune walks. */
+async function writeCount(path: string, count: number): Promise<void> {
+  await writeFileAtomic(path, new TextEncoder().encode(`${count}\n`)).catch(
+    () => {},
+  );
 }
 
 /** The hash that names a conversation's record. */

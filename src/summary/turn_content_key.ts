@@ -9,7 +9,7 @@
  */
 
 import type { Turn } from "../conversation/turn.ts";
-import { sha256Hex } from "../workspace/sha256.ts";
+import { sha256HexOfParts } from "../workspace/sha256.ts";
 
 /**
  * The content key of a turn.
@@ -47,14 +47,18 @@ export function turnContentKey(turn: Turn): string {
   // other entries count as jp writes them, without their event_id (their
   // text, so no entry is parsed or re-serialized: this runs on every turn a
   // listing looks up).
-  const parts = turn.events.filter((entry) => entry.type !== "turn_start")
-    .map((entry) =>
+  const parts = ["jpt-turn-content-2\n"];
+  for (const entry of turn.events) {
+    if (entry.type === "turn_start") continue;
+    if (parts.length > 1) parts.push("\n");
+    parts.push(
       entry.eventId === undefined
         ? entry.text
-        : entry.text.replace(EVENT_ID_MEMBER, "")
+        : entry.text.replace(EVENT_ID_MEMBER, ""),
     );
+  }
   // Synchronous: a listing of 50,000 turns awaits nothing per turn.
-  return sha256Hex(`jpt-turn-content-2\n${parts.join("\n")}`);
+  return sha256HexOfParts(parts);
 }
 
 /** The entry's own `event_id` member (jp writes it first) and what follows it up to the next key. */

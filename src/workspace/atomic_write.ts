@@ -70,10 +70,10 @@ export async function writeFileAtomic(
     // The umask may have narrowed it: the old file's bits, exactly.
     if (Deno.build.os !== "windows") await Deno.chmod(temporary, mode);
     try {
-      for (const piece of pieces) {
+      for (const chunk of chunked(pieces)) {
         let written = 0;
-        while (written < piece.length) {
-          written += await file.write(piece.subarray(written));
+        while (written < chunk.length) {
+          written += await file.write(chunk.subarray(written));
         }
       }
     } finally {
@@ -85,6 +85,45 @@ export async function writeFileAtomic(
     throw error;
   }
   return true;
+}
+
+/** Small pieces are gathered up to this size before a write (one system call each). */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The pieces as writes: runs of small pieces (a rewritten entry, the bytes
+ * between two) gathered into buffers of about a mebibyte, large pieces (an
+ * unchanged stretch of a big file) passed on as they are, uncopied.
+ */
+function* chunked(pieces: readonly Uint8Array[]): Generator<Uint8Array> {
+  let gathered: Uint8Array[] = [];
+  let size = 0;
+  const flush = function* () {
+    if (size === 0) return;
+    if (gathered.length === 1) yield gathered[0]!;
+    else {
+      const buffer = new Uint8Array(size);
+      let offset = 0;
+      for (const piece of gathered) {
+        buffer.set(piece, offset);
+        offset += piece.length;
+      }
+      yield buffer;
+    }
+    gathered = [];
+    size = 0;
+  };
+  for (const piece of pieces) {
+    if (piece.length >= CHUNK_BYTES) {
+      yield* flush();
+      yield piece;
+      continue;
+    }
+    gathered.push(piece);
+    size += piece.length;
+    if (size >= CHUNK_BYTES) yield* flush();
+  }
+  yield* flush();
 }
 
 /**

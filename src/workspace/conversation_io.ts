@@ -173,8 +173,14 @@ export async function reloadIfChanged(
   return await loadConversation(conversation.ref);
 }
 
-/** Identity of every copy's conversation files (absent files included). */
-async function conversationStamp(ref: ConversationRef): Promise<string> {
+/**
+ * The identity of every copy's conversation files (absent files included):
+ * equal stamps mean the files were not written in between.
+ *
+ * @param ref The conversation.
+ * @returns The stamp.
+ */
+export async function conversationStamp(ref: ConversationRef): Promise<string> {
   const parts = await Promise.all(
     ref.copies.flatMap((copy) =>
       STAMPED_FILES.map(async (name) => {

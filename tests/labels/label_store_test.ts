@@ -167,10 +167,44 @@ Deno.test("prune() costs nothing when this run created no record, and keeps the 
       ).catch(() => {});
     }
     assert.equal(await store.prune(3), 2);
-    assert.equal([...Deno.readDirSync(dir)].filter((e) => e.isFile).length, 3);
+    const records = () =>
+      [...Deno.readDirSync(dir)].filter((e) =>
+        e.isFile && e.name.endsWith(".json")
+      ).length;
+    assert.equal(records(), 3);
     // Nothing created since: no walk, nothing removed even past the bound.
     assert.equal(await store.prune(1), 0);
     assert.equal(await LabelStore.at(dir).prune(1), 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("prune() walks the store only when its count passes the bound (80,000 records cost one small read)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = LabelStore.at(dir);
+    const create = (i: number) =>
+      store.update(
+        { ...conversation, conversationId: String(i) },
+        (r) => r.upsert(entry(1, `L${i}`)),
+      );
+    await create(0);
+    assert.equal(await store.prune(10), 0);
+    assert.equal(Deno.readTextFileSync(join(dir, ".count")), "1\n");
+    // Records the count does not know of (written by hand): not walked for.
+    for (let i = 0; i < 5; i++) {
+      Deno.writeTextFileSync(join(dir, `${"f".repeat(63)}${i}.json`), "{}");
+    }
+    await create(1);
+    assert.equal(await store.prune(4), 0, "count 2 ≤ 4: no walk");
+    assert.equal(Deno.readTextFileSync(join(dir, ".count")), "2\n");
+    // Past the bound by the count: the walk finds 7 and keeps 4.
+    await create(2);
+    await create(3);
+    await create(4);
+    assert.equal(await store.prune(4), 6);
+    assert.equal(Deno.readTextFileSync(join(dir, ".count")), "4\n");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
