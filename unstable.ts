@@ -125,6 +125,7 @@ export {
   planCatchUp,
   type PlannedBatch,
 } from "./src/summary/plan_catch_up.ts";
+export type { ConversationPlan } from "./src/app/plan_conversation.ts";
 export {
   backfill,
   type BackfillOptions,

@@ -19,7 +19,6 @@ import {
   type ConversationRef,
   incompleteWarning,
   isIncomplete,
-  listConversations,
 } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { mapBounded } from "../workspace/map_bounded.ts";
@@ -27,14 +26,17 @@ import { DEFAULT_JOBS } from "./backfill_jobs.ts";
 import { Services } from "./services.ts";
 import { permanentProblem } from "../llm/describe_error.ts";
 import { catchUpConversation } from "./catch_up.ts";
-import type { PlannedBatch } from "../summary/plan_catch_up.ts";
-import { planConversation } from "./plan_conversation.ts";
+import {
+  type ConversationPlan,
+  planConversation,
+} from "./plan_conversation.ts";
+import { summaryModelOrigin } from "./summary_model_origin.ts";
 import {
   currentWorkspace,
   optionalWorkspace,
   type Session,
 } from "./session.ts";
-import { defaultConversation, resolveTarget } from "./conversation_target.ts";
+import { targetConversations } from "./conversation_target.ts";
 
 /** Which conversations, and how. */
 export interface BackfillOptions {
@@ -103,7 +105,7 @@ export interface BackfillOutcome {
   /** Why the conversation was skipped, when it was. */
   error?: string;
   /** The planned batches (dry run). */
-  batches?: PlannedBatch[];
+  batches?: ConversationPlan["batches"];
   /** Turns too large to send (dry run). */
   oversized?: Array<{ id: string; index: number; tokens: number }>;
   /** The model's context window and where it came from. */
@@ -145,38 +147,6 @@ export async function backfill(
   return outcomes;
 }
 
-/**
- * The conversations a backfill covers: every one with `all`, else those
- * named, else the most recently activated.
- *
- * @param session Where the flow runs (jp's session keywords and default).
- * @param workspace The workspace (required for `all` and the default).
- * @param options `all` and the names given.
- * @returns The conversations, in workspace order for `all`.
- */
-export async function targetConversations(
-  session: Session,
-  workspace: Workspace | undefined,
-  options: Pick<BackfillOptions, "all" | "targets">,
-): Promise<ConversationRef[]> {
-  if (options.all) {
-    const refs = await listConversations(workspace!);
-    if (session.jpConversations === undefined) return refs;
-    // As a jp plugin: the conversations jp itself lists.
-    const listed = new Set(await session.jpConversations());
-    return refs.filter((ref) => listed.has(ref.id));
-  }
-  if (options.targets.length > 0) {
-    return await Promise.all(
-      options.targets.map((target) =>
-        resolveTarget(session, workspace, target)
-      ),
-    );
-  }
-  const recent = await defaultConversation(session, workspace!);
-  return recent === undefined ? [] : [recent];
-}
-
 async function backfillOne(
   services: Services,
   workspace: Workspace | undefined,
@@ -200,14 +170,9 @@ async function backfillOne(
       offline: options.dryRun,
       signal: options.signal,
     });
-    outcome.model = `${resolved.model.id.provider}/${resolved.model.id.name}`;
-    const source = resolved.model.source;
-    const origin = [...loadedConfig.origins].find(([key]) =>
-      key === `${source}.id` || key.startsWith(`${source}.id.`)
-    )?.[1];
-    outcome.model_from = origin === undefined
-      ? source
-      : `${source}, set by ${origin}`;
+    const origin = summaryModelOrigin(resolved, loadedConfig);
+    outcome.model = origin.model;
+    outcome.model_from = origin.from;
     outcome.context_window = resolved.contextWindow;
     if (options.dryRun) {
       const plan = await planConversation(services, workspace, loaded, {

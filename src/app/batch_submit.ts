@@ -25,11 +25,8 @@ import {
 import { LockHeldError } from "../workspace/lock.ts";
 import { mapBounded } from "../workspace/map_bounded.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import {
-  type BackfillOutcome,
-  emptyOutcome,
-  targetConversations,
-} from "./backfill.ts";
+import { type BackfillOutcome, emptyOutcome } from "./backfill.ts";
+import { targetConversations } from "./conversation_target.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
 import type { BatchBackfillOptions } from "./batch_options.ts";
 import { openForCatchUp } from "./catch_up.ts";

@@ -317,3 +317,35 @@ export async function inspectedConfig(
     );
   return await effectiveConfig(session, workspace, loaded);
 }
+
+/**
+ * The conversations a backfill covers: every one with `all`, else those
+ * named, else the most recently activated.
+ *
+ * @param session Where the flow runs (jp's session keywords and default).
+ * @param workspace The workspace (required for `all` and the default).
+ * @param options `all` and the names given.
+ * @returns The conversations, in workspace order for `all`.
+ */
+export async function targetConversations(
+  session: Session,
+  workspace: Workspace | undefined,
+  options: { all: boolean; targets: readonly string[] },
+): Promise<ConversationRef[]> {
+  if (options.all) {
+    const refs = await listConversations(workspace!);
+    if (session.jpConversations === undefined) return refs;
+    // As a jp plugin: the conversations jp itself lists.
+    const listed = new Set(await session.jpConversations());
+    return refs.filter((ref) => listed.has(ref.id));
+  }
+  if (options.targets.length > 0) {
+    return await Promise.all(
+      options.targets.map((target) =>
+        resolveTarget(session, workspace, target)
+      ),
+    );
+  }
+  const recent = await defaultConversation(session, workspace!);
+  return recent === undefined ? [] : [recent];
+}

@@ -32,6 +32,11 @@ import { catchUpConversation, type CatchUpResult } from "./catch_up.ts";
 import { currentWorkspace, type Session } from "./session.ts";
 import { Services } from "./services.ts";
 import type { LabelRecorder } from "../labels/label_recorder.ts";
+import {
+  isInherited,
+  type SummaryModelOrigin,
+  summaryModelOrigin,
+} from "./summary_model_origin.ts";
 
 /** One thing the watcher did (a line of its output). */
 export interface WatchAction {
@@ -52,6 +57,13 @@ export interface WatchAction {
   turns?: number;
   /** Details (the problem, the error). */
   detail?: string;
+  /** For a `problem` with the summary model: the model (`provider/name`). */
+  model?: string;
+  /**
+   * For a `problem` with the summary model: where it was set, when it was
+   * inherited from the title or assistant model (the fix is to choose one).
+   */
+  model_from?: string;
 }
 
 /** How the watcher runs. */
@@ -110,6 +122,8 @@ class Watcher {
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #backoff = new Map<string, number>();
   readonly #problems = new Set<string>();
+  /** The summary model of a conversation whose catch-up failed, and its origin. */
+  readonly #models = new Map<string, SummaryModelOrigin | undefined>();
   /** Each conversation's files as the last visit left them (jpt's own write included). */
   readonly #visited = new Map<string, string>();
   #busy = Promise.resolve();
@@ -224,7 +238,7 @@ class Watcher {
         this.#backoff.delete(id);
         return;
       }
-      this.#problem(name, result.failure);
+      this.#problem(name, id, result.failure);
       if (!options.once && !options.signal.aborted) {
         const wait = Math.min(
           (this.#backoff.get(id) ?? 2_500) * 2,
@@ -249,7 +263,8 @@ class Watcher {
     const before = await conversationStamp(ref);
     if (this.#visited.get(ref.id) === before) return undefined;
     const loaded = await loadConversation(ref);
-    const config = (await services.config(this.#workspace, loaded)).values;
+    const loadedConfig = await services.config(this.#workspace, loaded);
+    const config = loadedConfig.values;
     const settings = turnSummarySettings(config);
     if (!settings.auto) return undefined;
     return await catchUpConversation({
@@ -275,15 +290,45 @@ class Watcher {
         failure: error,
       };
       return failed;
+    }).then(async (result) => {
+      if (result.failure !== undefined) {
+        this.#models.set(ref.id, await this.#modelOrigin(loadedConfig));
+      }
+      return result;
     });
   }
 
-  /** Reports a problem once per distinct message. */
-  #problem(name: string, failure: unknown): void {
+  /** The summary model and its origin, when it can be named (no network). */
+  async #modelOrigin(
+    config: Awaited<ReturnType<Services["config"]>>,
+  ): Promise<SummaryModelOrigin | undefined> {
+    try {
+      return summaryModelOrigin(
+        await this.#services.resolveSummaryModel(config.values, {
+          offline: true,
+        }),
+        config,
+      );
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Reports a problem once per distinct message, with the summary model and
+   * where it was inherited from when it was not chosen for summaries.
+   */
+  #problem(name: string, id: string, failure: unknown): void {
     const detail = failure instanceof Error ? failure.message : String(failure);
     if (this.#problems.has(detail)) return;
     this.#problems.add(detail);
-    this.#options.onAction(action(name, "problem", { detail }));
+    const origin = this.#models.get(id);
+    this.#options.onAction(action(name, "problem", {
+      detail,
+      ...(origin !== undefined && isInherited(origin)
+        ? { model: origin.model, model_from: origin.from }
+        : {}),
+    }));
   }
 }
 
@@ -303,7 +348,9 @@ function conversationOf(
 function action(
   conversation: string,
   kind: WatchAction["action"],
-  extra: Partial<Pick<WatchAction, "turns" | "detail">> = {},
+  extra: Partial<
+    Pick<WatchAction, "turns" | "detail" | "model" | "model_from">
+  > = {},
 ): WatchAction {
   return {
     time: new Date().toISOString(),

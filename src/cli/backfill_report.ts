@@ -8,6 +8,7 @@
 import type { BackfillOutcome, BackfillTotals } from "../app/backfill.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { sanitizeLine } from "./output.ts";
+import { inheritedModelHint as hintFor } from "./inherited_model_hint.ts";
 
 /**
  * The exit code of a backfill: 130 when interrupted, 1 when a conversation
@@ -161,11 +162,5 @@ function inheritedModelHint(stopped: readonly BackfillOutcome[]): string {
     !outcome.model_from.startsWith("conversation.turn_summary.generate.model")
   );
   if (inherited === undefined) return "";
-  return `  The summary model ${
-    sanitizeLine(inherited.model!)
-  } is inherited from ${sanitizeLine(inherited.model_from!)}.\n` +
-    "  Fix: choose a model for summaries in .jp/jpt.toml (jp never reads it):\n" +
-    "    [conversation.turn_summary.generate.model]\n" +
-    '    id = "ollama/llama3.2:3b"\n' +
-    "  or give the inherited model what the message asks for (its key).\n";
+  return hintFor(inherited.model!, inherited.model_from!);
 }

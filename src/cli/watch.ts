@@ -9,6 +9,7 @@ import type { WatchAction } from "../app/watch_workspace.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";
+import { inheritedModelHint } from "./inherited_model_hint.ts";
 import type { Style } from "./style.ts";
 
 /**
@@ -67,5 +68,8 @@ function formatAction(action: WatchAction, style: Style): string {
     : action.action === "started"
     ? `watching ${sanitizeLine(action.detail ?? "")}`
     : action.action;
-  return `${style.dim(time)}${who} ${what}\n`;
+  const hint = action.model !== undefined && action.model_from !== undefined
+    ? inheritedModelHint(action.model, action.model_from)
+    : "";
+  return `${style.dim(time)}${who} ${what}\n${hint}`;
 }

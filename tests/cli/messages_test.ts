@@ -101,3 +101,41 @@ Deno.test({
     assert.ok(estimateTokens(JSON.stringify(sent.body?.messages)) < 8192);
   },
 });
+
+Deno.test({
+  name:
+    "jpt watch says once which summary model was inherited from where, with the fix (the same lines as summarize)",
+  ignore: FIXTURES_DIR === undefined,
+  async fn() {
+    await using ws = await tempWorkspace();
+    const dirs = fixtureConversations();
+    for (const dir of dirs) await copyConversation(dir, ws.conversations);
+    const result = await runJpt(["watch", "--once"], {
+      cwd: ws.root,
+      env: { ...ws.env, ANTHROPIC_API_KEY: "" },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const problems = result.stderr.split("\n").filter((line) =>
+      / problem: /.test(line)
+    );
+    assert.equal(problems.length, 1, result.stderr);
+    assert.match(problems[0]!, /No API key for anthropic/);
+    assert.match(
+      result.stderr,
+      /The summary model anthropic\/\S+ is inherited from conversation\.title\.generate\.model, set by conversation jp-c\d+/,
+    );
+    assert.match(
+      result.stderr,
+      /\[conversation\.turn_summary\.generate\.model\]/,
+    );
+    const json = await runJpt(["watch", "--once", "--json"], {
+      cwd: ws.root,
+      env: { ...ws.env, ANTHROPIC_API_KEY: "" },
+    });
+    const problem = json.stdout.trim().split("\n").map((line) =>
+      JSON.parse(line)
+    ).find((action) => action.action === "problem");
+    assert.match(problem.model, /^anthropic\//);
+    assert.match(problem.model_from, /^conversation\.title\.generate\.model/);
+  },
+});
