@@ -701,7 +701,18 @@ if (import.meta.main) {
   console.log(text);
   if (!quick) {
     const results = join(ROOT, "bench", "RESULTS.md");
-    await Deno.writeTextFile(results, text);
+    // Sections other runs write (find, round 3) are kept as they were.
+    const previous = await Deno.readTextFile(results).catch(() => "");
+    const kept = previous.split(/\n(?=## )/).filter((section) =>
+      section.startsWith("## ") &&
+      !text.includes(`\n${section.split("\n")[0]}\n`)
+    );
+    await Deno.writeTextFile(
+      results,
+      [text.trimEnd(), ...kept.map((section) => section.trimEnd())].join(
+        "\n\n",
+      ) + "\n",
+    );
     // Committed as `deno fmt` lays it out, so CI's format check stays green.
     await new Deno.Command(Deno.execPath(), {
       args: ["fmt", "--quiet", results],
