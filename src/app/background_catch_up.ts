@@ -38,6 +38,11 @@ export interface BackgroundCatchUpOptions {
   log: (line: string) => void;
   /** Summarize here (else a worker will: only count what it should do). */
   inProcess: boolean;
+  /**
+   * Only turns before this index are candidates: the turn the query is adding
+   * (which may complete while this runs beside it) is never one.
+   */
+  beforeIndex: number;
 }
 
 /** What {@linkcode backgroundCatchUp} set going. */
@@ -88,7 +93,9 @@ export async function backgroundCatchUp(
   };
   const candidates = uncovered(
     conversation.stream,
-    candidateIndices(conversation.stream),
+    candidateIndices(conversation.stream).filter((index) =>
+      index < options.beforeIndex
+    ),
     await services.pendingBatchTurns(workspace, conversation.ref.id),
   );
   if (candidates.length === 0) return none;

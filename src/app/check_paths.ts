@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { isDirectory } from "../workspace/fs_probe.ts";
 import {
   checkConversation,
+  type CheckedFiles,
   type ConversationCheck,
   conversationDirsUnder,
 } from "../workspace/check_conversation.ts";
@@ -21,13 +22,9 @@ import {
 } from "../config/jp_config_files.ts";
 import { type ConfigFixReport, fixConfigFiles } from "./fix_config.ts";
 import { trackedLockFiles } from "../workspace/tracked_locks.ts";
-import { mapBounded } from "../workspace/map_bounded.ts";
 import { currentWorkspace, type Session } from "./session.ts";
 
 export type { ConfigFileCheck, ConversationCheck };
-
-/** Conversations checked at once. */
-const CHECKS_IN_FLIGHT = 16;
 
 /** What `jpt check` found. */
 export interface CheckReport {
@@ -97,22 +94,23 @@ export async function checkPaths(
         warnings: [],
       });
     }
-    // Several at once (reading is most of the work), reported in order.
-    results.push(
-      ...await mapBounded(dirs, CHECKS_IN_FLIGHT, async (dir) => {
+    for (const dir of dirs) {
+      const read: CheckedFiles = {};
+      let result: ConversationCheck;
+      try {
+        result = checkConversation(dir, read);
+      } catch (error) {
         // One conversation that cannot be checked is one failure, not the end of the run.
-        const result: ConversationCheck = await checkConversation(dir).catch((
-          error,
-        ) => ({
+        result = {
           path: dir,
           ok: false,
           errors: [error instanceof Error ? error.message : String(error)],
           warnings: [],
-        }));
-        result.warnings.push(...await storedConfigWarnings(dir));
-        return result;
-      }),
-    );
+        };
+      }
+      result.warnings.push(...await storedConfigWarnings(dir, read));
+      results.push(result);
+    }
   }
   return {
     conversations: results,

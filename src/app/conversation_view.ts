@@ -29,7 +29,7 @@ export async function conversationView(
   target: string | undefined,
 ): Promise<ConversationTurns> {
   const { workspace, ref } = await targetConversation(session, target);
-  const conversation = await loadConversation(ref);
+  const conversation = await loadConversation(ref, { readOnly: true });
   return {
     ref,
     title: conversation.metadata.title,

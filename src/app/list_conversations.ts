@@ -85,7 +85,9 @@ export async function listConversations(
 }
 
 async function conversationRow(ref: ConversationRef): Promise<ConversationRow> {
-  const { stream, metadata, source } = await loadConversation(ref);
+  const { stream, metadata, source } = await loadConversation(ref, {
+    readOnly: true,
+  });
   const last = stream.entries.at(-1)?.timestamp;
   return {
     id: formatConversationId(ref.id),

@@ -56,7 +56,7 @@ export async function listTurns(
     session,
     options.conversation,
   );
-  const { stream } = await loadConversation(ref);
+  const { stream } = await loadConversation(ref, { readOnly: true });
   const labels = new Services(session).labels(workspace);
   const record = await labels.store.read(await identityOf(labels, ref));
   const restorable = restorableLabels(record);

@@ -175,7 +175,12 @@ async function runLocked(
         }
       } else {
         // Off the request's path: the request leaves while this runs.
-        background = spawnCatchUp(turn, conversation, checked, !toWorker)
+        background = spawnCatchUp(
+          turn,
+          conversation,
+          checked,
+          { inProcess: !toWorker, beforeIndex: turnsBefore },
+        )
           .then((forWorker) => {
             if (toWorker && forWorker > 0) {
               startWorker(turn, conversation, {
@@ -229,7 +234,7 @@ async function spawnCatchUp(
   turn: LockedTurn,
   conversation: LoadedConversation,
   checked: Preflight,
-  inProcess: boolean,
+  scope: { inProcess: boolean; beforeIndex: number },
 ): Promise<number> {
   if (!turnSummarySettings(checked.config).auto) return 0;
   const started = await backgroundCatchUp(turn.work.handler, {
@@ -238,7 +243,7 @@ async function spawnCatchUp(
     conversation,
     config: checked.config,
     log: turn.sink.log,
-    inProcess,
+    ...scope,
   });
   turn.work.summaries = started.task;
   turn.work.lease = started.lease;

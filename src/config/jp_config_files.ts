@@ -85,14 +85,20 @@ export async function checkJpConfigFile(
  * warning, when it loads the conversation.
  *
  * @param dir The conversation directory.
+ * @param known What a check already read (not read again).
  * @returns One warning per key, naming where it is.
  */
-export async function storedConfigWarnings(dir: string): Promise<string[]> {
+export async function storedConfigWarnings(
+  dir: string,
+  known: { stream?: ConversationStream; baseConfig?: Uint8Array } = {},
+): Promise<string[]> {
   const warnings: string[] = [];
   const note =
     "released jp drops it, with a warning, when it loads the conversation";
   try {
-    const base = await readBaseConfig(dir);
+    const base = known.baseConfig === undefined
+      ? await readBaseConfig(dir)
+      : JSON.parse(new TextDecoder().decode(known.baseConfig));
     for (const key of keysJpRejects(base ?? {})) {
       warnings.push(`base_config.json: ${key} is unknown to jp: ${note}`);
     }
@@ -101,7 +107,7 @@ export async function storedConfigWarnings(dir: string): Promise<string[]> {
   }
   let stream: ConversationStream;
   try {
-    stream = ConversationStream.parse(
+    stream = known.stream ?? ConversationStream.parse(
       await readRegularFile(join(dir, "events.json")),
     );
   } catch {

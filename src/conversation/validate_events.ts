@@ -16,6 +16,8 @@ export interface ValidationReport {
   errors: string[];
   /** Oddities jp tolerates or repairs on its own. */
   warnings: string[];
+  /** The file as parsed, when it parsed (for further checks without a second parse). */
+  stream?: ConversationStream;
 }
 
 /** Options for {@linkcode validateEvents}. */
@@ -57,6 +59,7 @@ export function validateEvents(
     }
     throw error;
   }
+  report.stream = stream;
   checkRoundTrip(bytes, stream, report);
   if (options.canonical !== false) checkCanonicalForm(bytes, stream, report);
   checkEntries(stream, report);

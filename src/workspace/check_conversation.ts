@@ -2,11 +2,12 @@ import { basename, join } from "node:path";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { isValidTimestamp } from "../conversation/timestamp.ts";
 import { validateEvents } from "../conversation/validate_events.ts";
+import type { ConversationStream } from "../conversation/stream.ts";
 import { idFromDirName } from "./conversation_id.ts";
 import { parseJsonOrdered } from "../conversation/json_parse.ts";
 import { isJsonObject } from "../conversation/json_value.ts";
 import { isDirectory, isFile } from "./fs_probe.ts";
-import { readRegularFile } from "./read_bounded.ts";
+import { readRegularFileSync } from "./read_bounded.ts";
 import { strayTempFiles } from "./conversation_io.ts";
 
 /** The result of checking one conversation directory. */
@@ -21,6 +22,14 @@ export interface ConversationCheck {
   warnings: string[];
 }
 
+/** What a check read, for the checks that follow it. */
+export interface CheckedFiles {
+  /** `events.json` as parsed, when it parsed. */
+  stream?: ConversationStream;
+  /** `base_config.json`'s bytes, when the file exists. */
+  baseConfig?: Uint8Array;
+}
+
 /**
  * Checks a conversation directory as jp's start-up validation would, and
  * more: `events.json` (see `validateEvents`), `metadata.json` (a JSON object
@@ -28,11 +37,15 @@ export interface ConversationCheck {
  * present), and a directory name jp recognizes.
  *
  * @param dir The conversation directory.
- * @returns The findings; files are only read.
+ * @param read Filled with what was read and parsed, for checks that follow
+ *   (the events as parsed, `base_config.json`'s bytes).
+ * @returns The findings; files are only read (with blocking reads: a
+ *   check goes through many small files and does nothing meanwhile).
  */
-export async function checkConversation(
+export function checkConversation(
   dir: string,
-): Promise<ConversationCheck> {
+  read: CheckedFiles = {},
+): ConversationCheck {
   const errors: string[] = [];
   const warnings: string[] = [];
   if (idFromDirName(basename(dir)) === undefined) {
@@ -42,29 +55,30 @@ export async function checkConversation(
       }" is not a conversation id; jp moves such directories to the trash`,
     );
   }
-  for (const path of await strayTempFiles(dir)) {
+  for (const path of strayTempFiles(dir)) {
     warnings.push(
       `Stray temporary file ${
         basename(path)
       } left by an interrupted write (jpt summarize and jpt query remove it)`,
     );
   }
-  const read = async (name: string) => {
+  const readFile = (name: string) => {
     try {
-      return await readOptional(join(dir, name));
+      return readOptional(join(dir, name));
     } catch (error) {
       errors.push(`${name}: ${message(error)}`);
       return null;
     }
   };
-  const events = await read("events.json");
+  const events = readFile("events.json");
   if (events === undefined) {
     warnings.push(
       "Incomplete conversation directory (no events.json): jp moves it to its trash at start-up; nothing else to check",
     );
     return { path: dir, ok: errors.length === 0, errors, warnings };
   }
-  const baseConfig = await read("base_config.json");
+  const baseConfig = readFile("base_config.json");
+  if (baseConfig) read.baseConfig = baseConfig;
   if (baseConfig) {
     try {
       // As jp reads it: nested at most 128 levels, a JSON object.
@@ -78,7 +92,7 @@ export async function checkConversation(
       errors.push(`base_config.json: ${message(error)}`);
     }
   }
-  const metadata = await read("metadata.json");
+  const metadata = readFile("metadata.json");
   if (metadata === undefined) {
     errors.push("metadata.json is missing");
   } else if (metadata !== null) {
@@ -99,6 +113,7 @@ export async function checkConversation(
     const report = validateEvents(events, {
       legacyLayout: baseConfig === undefined,
     });
+    if (report.stream !== undefined) read.stream = report.stream;
     errors.push(...report.errors.map((text) => `events.json: ${text}`));
     warnings.push(...report.warnings.map((text) => `events.json: ${text}`));
   }
@@ -140,8 +155,8 @@ async function childConversations(dir: string): Promise<string[]> {
       // (reported as incomplete rather than passed over).
       if (
         item.isDirectory && !item.name.startsWith(".") &&
-        (await isFile(join(dir, item.name, "events.json")) ||
-          idFromDirName(item.name) !== undefined)
+        (idFromDirName(item.name) !== undefined ||
+          await isFile(join(dir, item.name, "events.json")))
       ) {
         found.push(join(dir, item.name));
       }
@@ -152,9 +167,10 @@ async function childConversations(dir: string): Promise<string[]> {
   return found.sort();
 }
 
-async function readOptional(path: string): Promise<Uint8Array | undefined> {
+function readOptional(path: string): Uint8Array | undefined {
   try {
-    return await readRegularFile(path);
+    // Blocking: a check reads many small files and does nothing meanwhile.
+    return readRegularFileSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;

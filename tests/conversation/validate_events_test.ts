@@ -7,14 +7,17 @@ const file = (name: string) =>
   Deno.readFileSync(testdata("streams", `${name}.json`));
 
 Deno.test("validateEvents() passes the canonical synthetic generations", () => {
-  assert.deepEqual(validateEvents(file("g4"), { legacyLayout: false }), {
-    errors: [],
-    warnings: [],
-  });
-  assert.deepEqual(validateEvents(file("g1"), { legacyLayout: true }), {
-    errors: [],
-    warnings: [],
-  });
+  const findings = (name: string, legacyLayout: boolean) => {
+    const { errors, warnings } = validateEvents(file(name), { legacyLayout });
+    return { errors, warnings };
+  };
+  assert.deepEqual(findings("g4", false), { errors: [], warnings: [] });
+  assert.deepEqual(findings("g1", true), { errors: [], warnings: [] });
+  // The parsed stream comes with the report, for checks that follow.
+  assert.equal(
+    validateEvents(file("g4"), { legacyLayout: false }).stream?.turns().length,
+    2,
+  );
   assert.deepEqual(
     validateEvents(file("g2"), { legacyLayout: true }).errors,
     [],
