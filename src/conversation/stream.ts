@@ -371,6 +371,43 @@ export class ConversationStream {
   }
 
   /**
+   * Gives a turn its id (when it has none: `preferred` when free) and stores
+   * a summary on it, in one rewrite of its `turn_start` (what restoring a
+   * label does for every turn a released jp's save stripped).
+   *
+   * @param turnIndex The turn's index.
+   * @param preferred The id to give it when it has none and the id is free.
+   * @param summary The summary (normalized as {@linkcode setTurnSummary} does).
+   * @returns The turn's id, or `undefined` when there is no such turn or the
+   *   summary normalizes to nothing (nothing is changed then).
+   */
+  labelTurn(
+    turnIndex: number,
+    preferred: string | undefined,
+    summary: string,
+  ): string | undefined {
+    const normalized = normalizeTurnSummary(summary);
+    const turn = this.turns()[turnIndex];
+    if (normalized === undefined || turn === undefined) return undefined;
+    const start = turn.start;
+    if (start === undefined || turn.id !== undefined) {
+      const id = this.ensureTurnId(turnIndex, preferred)!;
+      this.setTurnSummary(id, normalized);
+      return id;
+    }
+    const id = preferred !== undefined && preferred !== "" &&
+        !this.#issuedIds.has(preferred)
+      ? preferred
+      : generateEventId(this.#issuedIds);
+    this.#issuedIds.add(id);
+    const tree = start.tree();
+    tree.set("event_id", id);
+    tree.set("summary", normalized);
+    this.#replace(turn.entryIndices[0]!, Entry.fromTree(tree));
+    return id;
+  }
+
+  /**
    * Removes the summary from the `turn_start` whose `event_id` is `turnId`.
    *
    * @param turnId The turn's `event_id`.

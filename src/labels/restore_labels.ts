@@ -105,8 +105,12 @@ export async function restoreLabels(
       continue;
     }
     taken.add(entry);
-    const id = stream.ensureTurnId(turn.index, entry.event_id ?? undefined)!;
-    if (!stream.setTurnSummary(id, entry.summary)) continue;
+    const id = stream.labelTurn(
+      turn.index,
+      entry.event_id ?? undefined,
+      entry.summary,
+    );
+    if (id === undefined) continue;
     report.restored.push({ id, index: turn.index, summary: entry.summary });
     Object.assign(entry, { event_id: id, index: turn.index, written: true });
     changed = true;

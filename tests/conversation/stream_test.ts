@@ -316,3 +316,44 @@ Deno.test("the fast path and the full tokenizer read every file the same way", (
     }
   }
 });
+
+Deno.test("labelTurn() gives a stripped turn its id and label in one rewrite, preferring the recorded id when free", () => {
+  const entries = [
+    { timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
+    { timestamp: "2026-01-01 00:00:00.1", type: "chat_request", content: "a" },
+    { timestamp: "2026-01-01 00:00:00.2", type: "turn_start" },
+    { timestamp: "2026-01-01 00:00:00.3", type: "chat_request", content: "b" },
+    {
+      event_id: "taken01",
+      timestamp: "2026-01-01 00:00:00.4",
+      type: "chat_response",
+      message: "ok",
+    },
+  ];
+  const stream = ConversationStream.parse(
+    new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n"),
+  );
+  const before = stream.revision;
+  assert.equal(
+    stream.labelTurn(0, "mine001", '  "Fix the parser."  '),
+    "mine001",
+  );
+  assert.equal(stream.revision, before + 1, "one rewrite");
+  const first = stream.turns()[0]!;
+  assert.equal(first.id, "mine001");
+  assert.equal(first.summary, "Fix the parser");
+  // The recorded id is taken by another entry: a fresh one is given.
+  const id = stream.labelTurn(1, "taken01", "Add tests")!;
+  assert.notEqual(id, "taken01");
+  assert.match(id, /^[0-9a-z]{7}$/);
+  assert.equal(stream.turns()[1]!.summary, "Add tests");
+  // A label that normalizes to nothing changes nothing.
+  const now = stream.revision;
+  assert.equal(stream.labelTurn(1, undefined, "   "), undefined);
+  assert.equal(stream.revision, now);
+  // The result is what jp writes (event_id first).
+  assert.match(
+    new TextDecoder().decode(stream.serialize()),
+    /\{\n {4}"event_id": "mine001",\n {4}"timestamp": "2026-01-01 00:00:00.0",\n {4}"type": "turn_start",\n {4}"summary": "Fix the parser"\n {2}\}/,
+  );
+});
