@@ -11,16 +11,7 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-
-/** The permissions the installed `jpt` runs with. */
-export const PERMISSIONS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
+import { JPT_PERMISSIONS } from "../src/cli/plugin_install.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -62,7 +53,7 @@ if (import.meta.main) {
       "deno.json",
       // The copied lock is written as deno resolves; versions come from it.
       "--frozen=false",
-      ...PERMISSIONS,
+      ...JPT_PERMISSIONS,
       "main.ts",
     ]);
     console.log(`jpt installed: ${join(bin, "jpt")}`);

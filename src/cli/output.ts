@@ -128,6 +128,25 @@ export function sanitizeText(text: string): string {
   return stripControlCharacters(text).replaceAll("\r", "");
 }
 
+/**
+ * Streams that are not a terminal and keep what is written to standard
+ * output (for running the command line in-process: a command's help, the
+ * command tree).
+ *
+ * @param out Receives standard output (default: dropped).
+ * @returns The streams; standard error is dropped.
+ */
+export function quietIo(out: (text: string) => void = () => {}): Io {
+  return {
+    out,
+    err: () => {},
+    stdoutIsTerminal: false,
+    stderrIsTerminal: false,
+    stdinIsTerminal: false,
+    readStdin: () => Promise.resolve(""),
+  };
+}
+
 /** What JSON.stringify leaves raw but a terminal acts on: DEL, C1 controls, line/paragraph separators, bidi overrides and isolates. */
 const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 

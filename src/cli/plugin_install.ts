@@ -37,8 +37,8 @@ export interface JptRuntime {
   version: string;
 }
 
-/** The permissions jpt runs with (as `deno task install` gives them). */
-const PERMISSIONS = [
+/** The permissions jpt runs with (`deno task install` and the plugin launchers). */
+export const JPT_PERMISSIONS: readonly string[] = [
   "--allow-read",
   "--allow-write",
   "--allow-env",
@@ -90,7 +90,7 @@ export function launcherScript(name: string, runtime: JptRuntime): string {
     runtime.execPath,
     "run",
     "--quiet",
-    ...PERMISSIONS,
+    ...JPT_PERMISSIONS,
     ...moduleArgs(runtime),
   ];
   return `#!/bin/sh\n${LAUNCHER_MARK} ${runtime.version}\nexec ${

@@ -21,6 +21,7 @@ import type { EnvReader } from "../workspace/user_dirs.ts";
 import { PluginChannel } from "./plugin_channel.ts";
 import { type JpPluginCommand, jpPluginCommand } from "./plugin_commands.ts";
 import { pluginIo } from "./plugin_io.ts";
+import { quietIo } from "./output.ts";
 import {
   type DescribeResponse,
   type InitMessage,
@@ -210,14 +211,7 @@ function hostEnv(
 async function describe(command: JpPluginCommand): Promise<DescribeResponse> {
   let help = "";
   await runCli([command.name, "--help"], {
-    io: {
-      out: (text) => help += text,
-      err: () => {},
-      stdoutIsTerminal: false,
-      stderrIsTerminal: false,
-      stdinIsTerminal: false,
-      readStdin: () => Promise.resolve(""),
-    },
+    io: quietIo((text) => help += text),
     env: () => undefined,
     cwd: ".",
     envVariables: {},

@@ -16,7 +16,7 @@ import {
 } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { type CommandEntry, COMMANDS, commandsFor } from "./command_table.ts";
-import { type Io, sanitizeLine } from "./output.ts";
+import { type Io, quietIo, sanitizeLine } from "./output.ts";
 import { type Colors, colourAllowed, styleFor } from "./style.ts";
 import { ENVIRONMENT_HELP } from "./environment_help.ts";
 import { VERSION } from "./version.ts";
@@ -103,14 +103,7 @@ export async function runCli(
 export async function commandPaths(): Promise<string[][]> {
   const program = await buildProgram(
     {
-      io: {
-        out: () => {},
-        err: () => {},
-        stdinIsTerminal: false,
-        stdoutIsTerminal: false,
-        stderrIsTerminal: false,
-        readStdin: () => Promise.resolve(""),
-      },
+      io: quietIo(),
       env: () => undefined,
       cwd: ".",
       envVariables: {},

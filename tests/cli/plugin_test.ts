@@ -78,6 +78,39 @@ function assertProtocolOnly(transcript: Array<Record<string, unknown>>) {
   }
 }
 
+/** A model that answers each summary request after `ms`. */
+function slowModel(ms: number): FakeLlm {
+  const answer = summaryResponder();
+  return FakeLlm.start(async (request: RecordedRequest) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return answer(request);
+  });
+}
+
+/** `jp summarize ARGS` over `count` conversations of 3 turns, against `server`. */
+async function slowBackfill(
+  ws: TempWorkspace,
+  server: FakeLlm,
+  count: number,
+  args: string[],
+): Promise<PluginRun> {
+  for (let i = 0; i < count; i++) {
+    await writeConversation(
+      ws.conversations,
+      String(FIRST_ID + i),
+      simpleTurns(`c${i}`, 3),
+    );
+  }
+  const dir = await installLaunchers(ws);
+  return run(dir, "summarize", ws, {
+    args,
+    config: {
+      assistant: { model: { id: "ollama/slow" } },
+      providers: { llm: { ollama: { base_url: server.url } } },
+    },
+  });
+}
+
 async function summariesOf(dir: string): Promise<Array<string | undefined>> {
   const bytes = await Deno.readFile(join(dir, "events.json"));
   return ConversationStream.parse(bytes).turns().map((turn) => turn.summary);
@@ -203,27 +236,9 @@ Deno.test("jp summarize --all labels every turn with init.config's assistant mod
 });
 
 Deno.test("shutdown in the middle of a backfill: exit 130 within jp's grace, nothing killed, every file valid", async () => {
-  const slow = summaryResponder();
-  await using server = FakeLlm.start(async (request: RecordedRequest) => {
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    return slow(request);
-  });
+  await using server = slowModel(2000);
   await using ws = await tempWorkspace();
-  for (let i = 0; i < 60; i++) {
-    await writeConversation(
-      ws.conversations,
-      String(FIRST_ID + i),
-      simpleTurns(`c${i}`, 3),
-    );
-  }
-  const dir = await installLaunchers(ws);
-  const plugin = run(dir, "summarize", ws, {
-    args: ["--all"],
-    config: {
-      assistant: { model: { id: "ollama/slow" } },
-      providers: { llm: { ollama: { base_url: server.url } } },
-    },
-  });
+  const plugin = await slowBackfill(ws, server, 60, ["--all"]);
   // Well into the run (about 3 s with a 2 s model): labels have been
   // written and the next requests are in flight.
   await eventually(
@@ -307,27 +322,9 @@ Deno.test("malformed host messages end the run with a reason, never a hang", asy
 });
 
 Deno.test("a malformed message during a run stops it with a reason", async () => {
-  const slow = summaryResponder();
-  await using server = FakeLlm.start(async (request: RecordedRequest) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    return slow(request);
-  });
+  await using server = slowModel(1000);
   await using ws = await tempWorkspace();
-  for (let i = 0; i < 4; i++) {
-    await writeConversation(
-      ws.conversations,
-      String(FIRST_ID + i),
-      simpleTurns(`c${i}`, 2),
-    );
-  }
-  const dir = await installLaunchers(ws);
-  const plugin = run(dir, "summarize", ws, {
-    args: ["--all", "--jobs", "1"],
-    config: {
-      assistant: { model: { id: "ollama/slow" } },
-      providers: { llm: { ollama: { base_url: server.url } } },
-    },
-  });
+  const plugin = await slowBackfill(ws, server, 4, ["--all", "--jobs", "1"]);
   await eventually(
     "the first summary request",
     () => Promise.resolve(server.chatRequests.length > 0),
