@@ -19,7 +19,7 @@ import {
 import { writeFileAtomic } from "../src/workspace/atomic_write.ts";
 import { FakeLlm } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
-import { MAIN, median, runJpt } from "./run_jpt.ts";
+import { MAIN, median, removeTree, runJpt } from "./run_jpt.ts";
 import { isSummaryRequest, quickTurn, slowTurn } from "./turn_server.ts";
 import {
   DETACH_DELAYS,
@@ -356,7 +356,7 @@ async function overlap(
         } else if (!server.requests.slice(before).some(isSummaryRequest)) {
           throw new Error("no summary request was made with auto = true");
         }
-        await Deno.remove(ws, { recursive: true });
+        await removeTree(ws);
       }
     }
     rows.push({

@@ -6,6 +6,7 @@
  */
 
 import { join } from "node:path";
+import { endProcessesInside } from "../tests/support/leftover_processes.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -64,13 +65,14 @@ export function median(values: number[]): number {
 }
 
 /**
- * Removes a directory tree, retrying for a while when a process that is
- * still finishing (a detached worker writing its last record) adds to it
- * during the removal.
+ * Removes a directory tree: first ends the processes still working in it (a
+ * detached worker a query started), then removes it, retrying for a while
+ * when a process that is still finishing adds to it during the removal.
  *
  * @param path The directory.
  */
 export async function removeTree(path: string): Promise<void> {
+  await endProcessesInside(await Deno.realPath(path).catch(() => path));
   for (let attempt = 1;; attempt++) {
     try {
       return await Deno.remove(path, { recursive: true });
