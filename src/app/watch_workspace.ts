@@ -260,7 +260,7 @@ class Watcher {
   async #catchUp(ref: ConversationRef) {
     const services = this.#services;
     // The event of jpt's own write (or a touch): nothing changed since.
-    const before = await conversationStamp(ref);
+    const before = conversationStamp(ref);
     if (this.#visited.get(ref.id) === before) return undefined;
     const loaded = await loadConversation(ref);
     const loadedConfig = await services.config(this.#workspace, loaded);

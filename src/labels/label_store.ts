@@ -284,7 +284,6 @@ export class LabelStore {
     const path = this.#path(conversation);
     if (path === undefined) return;
     try {
-      await Deno.mkdir(join(this.#dir!, "locks"), { recursive: true });
       const lock = await ConversationLock.acquireWaiting(
         join(this.#dir!, "locks", `${basenameOf(path)}.lock`),
         UPDATE_WAIT_MS,

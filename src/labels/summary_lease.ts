@@ -39,7 +39,6 @@ export async function takeSummaryLease(
 ): Promise<SummaryLease | undefined> {
   const path = leasePath(env, conversation);
   if (path === undefined) return NO_LEASE;
-  await Deno.mkdir(join(path, ".."), { recursive: true });
   try {
     return await ConversationLock.acquire(path);
   } catch (error) {

@@ -131,7 +131,7 @@ export async function loadConversation(
   ref: ConversationRef,
   options: { readOnly?: boolean } = {},
 ): Promise<LoadedConversation> {
-  const before = options.readOnly ? "" : await conversationStamp(ref);
+  const before = options.readOnly ? "" : conversationStamp(ref);
   const source = await newestCopy(ref.copies, [
     "events.json",
     "base_config.json",
@@ -141,7 +141,7 @@ export async function loadConversation(
     ConversationStream.parse,
   );
   const metadata = await loadMetadata(ref);
-  const after = options.readOnly ? "-" : await conversationStamp(ref);
+  const after = options.readOnly ? "-" : conversationStamp(ref);
   const conversation: LoadedConversation = {
     ref,
     source,
@@ -167,7 +167,7 @@ export async function reloadIfChanged(
 ): Promise<LoadedConversation> {
   if (
     conversation.stamp !== undefined &&
-    conversation.stamp === await conversationStamp(conversation.ref)
+    conversation.stamp === conversationStamp(conversation.ref)
   ) {
     return conversation;
   }
@@ -176,26 +176,26 @@ export async function reloadIfChanged(
 
 /**
  * The identity of every copy's conversation files (absent files included):
- * equal stamps mean the files were not written in between.
+ * equal stamps mean the files were not written in between. The few `stat`
+ * calls block (each costs microseconds; awaited, each was a round trip to
+ * the I/O threads, taken several times per conversation in a backfill).
  *
  * @param ref The conversation.
  * @returns The stamp.
  */
-export async function conversationStamp(ref: ConversationRef): Promise<string> {
-  const parts = await Promise.all(
-    ref.copies.flatMap((copy) =>
-      STAMPED_FILES.map(async (name) => {
-        try {
-          const info = await Deno.stat(join(copy.dir, name));
-          // Without inode numbers (some platforms) the identity is too weak:
-          // a stamp that never matches means "read again".
-          if (info.ino === null) return `?${crypto.randomUUID()}`;
-          return `${info.dev}:${info.ino}:${info.size}:${info.mtime?.getTime()}:${info.ctime?.getTime()}`;
-        } catch {
-          return "-";
-        }
-      })
-    ),
+export function conversationStamp(ref: ConversationRef): string {
+  const parts = ref.copies.flatMap((copy) =>
+    STAMPED_FILES.map((name) => {
+      try {
+        const info = Deno.statSync(join(copy.dir, name));
+        // Without inode numbers (some platforms) the identity is too weak:
+        // a stamp that never matches means "read again".
+        if (info.ino === null) return `?${crypto.randomUUID()}`;
+        return `${info.dev}:${info.ino}:${info.size}:${info.mtime?.getTime()}:${info.ctime?.getTime()}`;
+      } catch {
+        return "-";
+      }
+    })
   );
   return parts.join("|");
 }
@@ -278,7 +278,7 @@ export async function saveConversation(
   }
   // The files now hold these values: a later write under the lock need not
   // read them again.
-  conversation.stamp = await conversationStamp(conversation.ref);
+  conversation.stamp = conversationStamp(conversation.ref);
   onDisk.set(conversation, revisionOf(conversation));
   return written;
 }

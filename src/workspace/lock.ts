@@ -78,7 +78,9 @@ export class ConversationLock {
       0,
       Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")),
     );
-    if (directory !== "") await Deno.mkdir(directory, { recursive: true });
+    // Blocking: a directory that exists costs one system call, not a round
+    // trip to the I/O threads (a backfill takes several locks per conversation).
+    if (directory !== "") Deno.mkdirSync(directory, { recursive: true });
     let file: Deno.FsFile | undefined;
     for (let attempt = 0; file === undefined; attempt++) {
       if (attempt === MAX_ATTEMPTS) {
