@@ -8,7 +8,8 @@
 
 import { join } from "node:path";
 import { validateEvents } from "../conversation/validate_events.ts";
-import { sameBytes, writeFileAtomic } from "../workspace/atomic_write.ts";
+import { writeFileAtomic } from "../workspace/atomic_write.ts";
+import { sameBytes } from "../conversation/same_bytes.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
 

@@ -12,7 +12,7 @@ import { validateEvents } from "../conversation/validate_events.ts";
 import { applyPlan } from "../edit/apply_plan.ts";
 import { layOutPlan, readPlan } from "../edit/plan.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
-import { sameBytes } from "../workspace/atomic_write.ts";
+import { sameBytes } from "../conversation/same_bytes.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import { recordLabels } from "../labels/label_recorder.ts";
 import { restoreLabels } from "../labels/restore_labels.ts";

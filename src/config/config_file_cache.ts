@@ -9,14 +9,15 @@
  * @module
  */
 
-import {
-  type ConfigFileLayer,
-  findConfigFile,
-  readConfigFile,
-} from "./config_file.ts";
+import type { ConfigFileLayer } from "./config_file.ts";
 
 /** How long looked-up and parsed files are reused, by default. */
 export const CONFIG_CACHE_TTL_MS = 2_000;
+
+/** The config file reader, loaded with the first look-up (it brings the TOML and YAML parsers). */
+function configFiles(): Promise<typeof import("./config_file.ts")> {
+  return import("./config_file.ts");
+}
 
 /** Config file look-ups and reads, reused for a short while. */
 export class ConfigFileCache {
@@ -44,7 +45,7 @@ export class ConfigFileCache {
     this.#expire();
     let found = this.#found.get(base);
     if (found === undefined) {
-      found = findConfigFile(base);
+      found = configFiles().then(({ findConfigFile }) => findConfigFile(base));
       this.#found.set(base, found);
     }
     return found;
@@ -61,7 +62,7 @@ export class ConfigFileCache {
     this.#expire();
     let read = this.#read.get(path);
     if (read === undefined) {
-      read = readConfigFile(path);
+      read = configFiles().then(({ readConfigFile }) => readConfigFile(path));
       this.#read.set(path, read);
       read.catch(() => this.#read.delete(path));
     }

@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import { isUrlSafeBase64Text, undecodableLeaves } from "./base64_field.ts";
 import { canonicalEntryTree, type Entry } from "./entry.ts";
 import { entryFieldProblems } from "./event_schema.ts";
@@ -8,6 +7,7 @@ import { ConversationStream } from "./stream.ts";
 import { MAX_SUMMARY_CHARS } from "./summary_text.ts";
 import { isValidTimestamp } from "./timestamp.ts";
 import { writeJsonPretty } from "./json_write.ts";
+import { firstDifference } from "./same_bytes.ts";
 import type { JsonObject, JsonValue } from "./json_value.ts";
 
 /** What validation found: errors make jp fail or lose data; warnings do not. */
@@ -339,13 +339,6 @@ function warnUnpaired(
       );
     }
   }
-}
-
-function firstDifference(a: Uint8Array, b: Uint8Array): number | undefined {
-  if (a.length === b.length && Buffer.compare(a, b) === 0) return undefined;
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return i;
-  return length;
 }
 
 function entryAt(

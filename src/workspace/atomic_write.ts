@@ -15,9 +15,9 @@
  * @module
  */
 
-import { Buffer } from "node:buffer";
 import { isAbsolute, relative } from "node:path";
 import { JptError } from "../errors/jpt_error.ts";
+import { sameBytes } from "../conversation/same_bytes.ts";
 
 /** A write would follow a symbolic link out of the directory it is confined to. */
 export class OutsideWriteError extends JptError {
@@ -182,15 +182,4 @@ async function hasContent(
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
-}
-
-/**
- * Compares two byte arrays (natively: a large file compares at memory speed).
- *
- * @param a Some bytes.
- * @param b Other bytes.
- * @returns `true` when they are equal.
- */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
 }
