@@ -28,7 +28,9 @@ import {
   type RecordedRequest,
   summaryResponder,
 } from "../tests/support/fake_llm.ts";
+import { releasedJpBytes } from "../tests/support/workspace.ts";
 import { generateConversation } from "./generate.ts";
+import { cpuMs, rssMb } from "./watch_run.ts";
 import { writeResultsSection } from "./results_section.ts";
 import { MAIN, median, removeTree } from "./run_jpt.ts";
 
@@ -113,16 +115,6 @@ async function workspace(config = ""): Promise<string> {
   return root;
 }
 
-/** A conversation as released jp saves it: no event ids, no labels. */
-function releasedJp(bytes: Uint8Array): Uint8Array {
-  const entries = JSON.parse(new TextDecoder().decode(bytes));
-  for (const entry of entries) {
-    delete entry.event_id;
-    delete entry.summary;
-  }
-  return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
-}
-
 async function addConversation(
   root: string,
   id: number,
@@ -177,7 +169,7 @@ async function turnsUnlabelled(): Promise<Row> {
     const dir = await addConversation(
       root,
       17800000000,
-      releasedJp(generateConversation(20000, 300, 7, 0)),
+      releasedJpBytes(generateConversation(20000, 300, 7, 0)),
     );
     const script = join(root, "parse.ts");
     await Deno.writeTextFile(
@@ -222,7 +214,7 @@ async function queryDelay(): Promise<Row> {
   const root = await workspace(
     `[assistant.model]\nid = "ollama/m"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
   );
-  const events = releasedJp(generateConversation(10000, 300, 7, 0));
+  const events = releasedJpBytes(generateConversation(10000, 300, 7, 0));
   let next = 17800000000;
   const delay = async (side: Side, auto: boolean) => {
     const id = String(next++);
@@ -393,17 +385,6 @@ console.log(n);
   }
 }
 
-function cpuMs(pid: number): number {
-  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]!
-    .split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-function rssMb(pid: number): number {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
 async function watchSaves(side: Side, saves: number) {
   await using server = FakeLlm.start(summaryResponder());
   const root = await workspace(
@@ -412,7 +393,7 @@ async function watchSaves(side: Side, saves: number) {
   const dir = await addConversation(
     root,
     17800000000,
-    releasedJp(generateConversation(1000, 300, 3, 0)),
+    releasedJpBytes(generateConversation(1000, 300, 3, 0)),
   );
   const env = {
     ...Deno.env.toObject(),
@@ -439,7 +420,7 @@ async function watchSaves(side: Side, saves: number) {
     for (let i = 0; i < saves; i++) {
       const before = cpuMs(watcher.pid);
       // A released jp's save: labels and ids dropped, written atomically.
-      const stripped = releasedJp(Deno.readFileSync(events));
+      const stripped = releasedJpBytes(Deno.readFileSync(events));
       Deno.writeFileSync(join(dir, ".jp-save-in-progress"), stripped);
       Deno.renameSync(join(dir, ".jp-save-in-progress"), events);
       const until = Date.now() + 30_000;

@@ -26,12 +26,24 @@ export interface WatchRow {
   seconds: number;
 }
 
-function rssMb(pid: number): number {
+/**
+ * A process's resident memory (Linux `/proc`).
+ *
+ * @param pid The process.
+ * @returns Megabytes.
+ */
+export function rssMb(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-function cpuMs(pid: number): number {
+/**
+ * The CPU time a process used so far, user and system (Linux `/proc`).
+ *
+ * @param pid The process.
+ * @returns Milliseconds.
+ */
+export function cpuMs(pid: number): number {
   const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]!
     .split(" ");
   // utime and stime, in clock ticks (100 per second on Linux).

@@ -151,12 +151,23 @@ export function simpleTurns(prefix: string, count: number): Uint8Array {
  */
 export async function saveAsReleasedJp(dir: string): Promise<void> {
   const path = join(dir, "events.json");
-  const entries = JSON.parse(await Deno.readTextFile(path)) as Array<
+  await Deno.writeFile(path, releasedJpBytes(await Deno.readFile(path)));
+}
+
+/**
+ * The bytes released jp writes for an `events.json`: every `event_id` and
+ * every `turn_start`'s `summary` dropped, 2-space JSON.
+ *
+ * @param bytes The file as it was.
+ * @returns The file as released jp saves it.
+ */
+export function releasedJpBytes(bytes: Uint8Array): Uint8Array {
+  const entries = JSON.parse(new TextDecoder().decode(bytes)) as Array<
     Record<string, unknown>
   >;
   for (const entry of entries) {
     delete entry.event_id;
     if (entry.type === "turn_start") delete entry.summary;
   }
-  await Deno.writeTextFile(path, JSON.stringify(entries, null, 2) + "\n");
+  return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
 }
