@@ -91,11 +91,17 @@ const UPDATE_WAIT_MS = 5_000;
 
 /** The labels of one conversation (in one checkout), as its record holds them. */
 export class LabelRecord {
-  /** The entries, at most one per event id and one per (content, index) without an id. */
+  /**
+   * The entries, at most one per event id and one per (content, index)
+   * without an id. Add, replace and remove them through
+   * {@linkcode LabelRecord.upsert} and {@linkcode LabelRecord.remove} (or
+   * change their number), so the content index follows.
+   */
   readonly entries: LabelEntry[];
   /** The entries by content key, built on first use (see {@linkcode LabelRecord.forContent}). */
   #byKey: Map<string, LabelEntry[]> | undefined;
-  #indexed: LabelEntry[] = [];
+  /** How many entries there were when the content index was built. */
+  #indexedCount = 0;
 
   /**
    * Wraps entries.
@@ -146,25 +152,23 @@ export class LabelRecord {
   }
 
   /**
-   * The entries with a content key. The index is rebuilt whenever the
-   * entries changed since it was built (a cheap check: a copy of the array
-   * is kept), so callers may change `entries` directly.
+   * The entries with a content key, through an index built on first use and
+   * again after {@linkcode LabelRecord.upsert}, {@linkcode LabelRecord.remove}
+   * or a change in the number of entries.
    */
   #withKey(key: string): readonly LabelEntry[] {
-    const current = this.entries;
-    const stale = this.#byKey === undefined ||
-      this.#indexed.length !== current.length ||
-      this.#indexed.some((entry, at) => entry !== current[at]);
-    if (stale) {
+    if (
+      this.#byKey === undefined || this.#indexedCount !== this.entries.length
+    ) {
       this.#byKey = new Map();
-      for (const entry of current) {
+      for (const entry of this.entries) {
         const list = this.#byKey.get(entry.key);
         if (list === undefined) this.#byKey.set(entry.key, [entry]);
         else list.push(entry);
       }
-      this.#indexed = [...current];
+      this.#indexedCount = this.entries.length;
     }
-    return this.#byKey!.get(key) ?? [];
+    return this.#byKey.get(key) ?? [];
   }
 
   /**
@@ -184,6 +188,7 @@ export class LabelRecord {
     );
     if (at >= 0) this.entries[at] = entry;
     else this.entries.push(entry);
+    this.#byKey = undefined;
   }
 
   /**
@@ -194,6 +199,7 @@ export class LabelRecord {
   remove(entry: LabelEntry): void {
     const at = this.entries.indexOf(entry);
     if (at >= 0) this.entries.splice(at, 1);
+    this.#byKey = undefined;
   }
 }
 
