@@ -205,14 +205,8 @@ async function byKeyword(
   switch (keyword) {
     case "active":
     case "session": {
-      const ids = await sessionConversations(session, workspace);
-      const id = ids[keyword === "active" ? 0 : 1];
-      const copies = id === undefined
-        ? undefined
-        : (await workspace.conversationDirs()).get(id);
-      return id === undefined || copies === undefined
-        ? undefined
-        : { id, copies };
+      const refs = await sessionConversations(session, workspace);
+      return refs[keyword === "active" ? 0 : 1];
     }
     case "recent":
       return await mostRecentConversation(workspace);
@@ -239,7 +233,7 @@ async function byKeyword(
 async function sessionConversations(
   session: Pick<Session, "env" | "processSession">,
   workspace: Workspace,
-): Promise<string[]> {
+): Promise<ConversationRef[]> {
   if (workspace.userDir === undefined) return [];
   const jpSession = await currentJpSession(
     session.env,
@@ -250,16 +244,17 @@ async function sessionConversations(
   if (history.length === 0) return [];
   const live = await workspace.conversationDirs();
   let archived: Set<string> | undefined;
-  const ids: string[] = [];
+  const refs: ConversationRef[] = [];
   for (const id of history) {
-    if (live.has(id)) {
-      ids.push(id);
+    const copies = live.get(id);
+    if (copies !== undefined) {
+      refs.push({ id, copies });
       continue;
     }
     archived ??= new Set((await workspace.conversationDirs(true)).keys());
     if (archived.has(id)) break;
   }
-  return ids;
+  return refs;
 }
 
 function archivedRefs(
