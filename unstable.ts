@@ -71,6 +71,7 @@ export {
   ConversationFileError,
   loadConversation,
   type LoadedConversation,
+  type LoadOptions,
   saveConversation,
 } from "./src/workspace/conversation_io.ts";
 export { lockConversation } from "./src/workspace/conversation_lock.ts";

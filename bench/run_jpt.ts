@@ -21,6 +21,8 @@ export interface JptRun {
   exitedAt: number;
   /** `exitedAt - started`. */
   wall: number;
+  /** What it printed on standard output. */
+  stdout: string;
 }
 
 /**
@@ -52,7 +54,12 @@ export async function runJpt(
       }`,
     );
   }
-  return { started, exitedAt, wall: exitedAt - started };
+  return {
+    started,
+    exitedAt,
+    wall: exitedAt - started,
+    stdout: new TextDecoder().decode(output.stdout),
+  };
 }
 
 /** Median of numbers. */

@@ -16,10 +16,10 @@ import { resolveTarget } from "./conversation_target.ts";
 import { Services } from "./services.ts";
 import {
   type ConversationTurns,
+  eachWorkspaceConversation,
   type TurnRecord,
   turnRecord,
   type TurnView,
-  workspaceTurns,
 } from "./workspace_turns.ts";
 
 /** Where a match was found. */
@@ -64,23 +64,58 @@ export async function findTurns(
   const only = options.conversation === undefined
     ? undefined
     : (await resolveTarget(session, workspace, options.conversation)).id;
-  const { conversations, errors } = await workspaceTurns(
+  const matchers = options.patterns.map((pattern) => matcher(pattern, options));
+  const { results, errors } = await eachWorkspaceConversation(
     workspace,
     services.labels(workspace),
-    only,
+    { only, content: true, eventsFilter: eventsFilter(options, matchers) },
+    (conversation) => {
+      const byLabel: FoundTurn[] = [];
+      const byText: FoundTurn[] = [];
+      for (let i = conversation.turns.length - 1; i >= 0; i--) {
+        const found = matchTurn(
+          conversation,
+          conversation.turns[i]!,
+          matchers,
+          options.tools,
+        );
+        if (found === undefined) continue;
+        (found.matches[0]!.where === "label" ? byLabel : byText).push(found);
+      }
+      return { byLabel, byText };
+    },
   );
-  const matchers = options.patterns.map((pattern) => matcher(pattern, options));
-  const byLabel: FoundTurn[] = [];
-  const byText: FoundTurn[] = [];
-  for (const conversation of conversations) {
-    for (const turn of [...conversation.turns].reverse()) {
-      const found = matchTurn(conversation, turn, matchers, options.tools);
-      if (found === undefined) continue;
-      (found.matches[0]!.where === "label" ? byLabel : byText).push(found);
-    }
-  }
-  return { found: [...byLabel, ...byText], errors };
+  return {
+    found: [
+      ...results.flatMap((result) => result.byLabel),
+      ...results.flatMap((result) => result.byText),
+    ],
+    errors,
+  };
 }
+
+/**
+ * A look at a whole events.json that rules a conversation out unparsed: a
+ * plain-text pattern that matches a request, a response or a label matches
+ * the file's text too, since JSON writes those characters as they are. Not
+ * for regular expressions, tool text (base64 in the file), patterns with
+ * characters JSON escapes, or a file that escapes others (`\u`, `\/`).
+ */
+function eventsFilter(
+  options: FindOptions,
+  matchers: readonly RegExp[],
+): ((eventsText: string) => boolean) | undefined {
+  if (options.regex || options.tools) return undefined;
+  // deno-lint-ignore no-control-regex -- control characters are what JSON escapes
+  if (options.patterns.some((pattern) => /["\\\u0000-\u001f]/.test(pattern))) {
+    return undefined;
+  }
+  return (text) =>
+    OTHER_ESCAPES.test(text) || matchers.every((re) => re.test(text));
+}
+
+/** JSON escapes a writer may use for characters jp writes as they are. */
+const OTHER_ESCAPES = /\\[u/]/;
 
 /** A pattern as a regular expression (smart case). */
 function matcher(pattern: string, options: FindOptions): RegExp {
@@ -97,13 +132,14 @@ function matchTurn(
   matchers: readonly RegExp[],
   tools: boolean,
 ): FoundTurn | undefined {
+  const content = turn.content();
   const places: Array<[MatchPlace, string[]]> = [
     ["label", turn.summary === undefined ? [] : [turn.summary]],
-    ["request", turn.requests],
-    ["response", turn.responses],
+    ["request", content.requests],
+    ["response", content.responses],
     ...(tools
       ? [
-        ["tool", turn.tools.map((tool) => tool.text())] as [
+        ["tool", content.tools.map((tool) => tool.text())] as [
           MatchPlace,
           string[],
         ],

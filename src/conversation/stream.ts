@@ -83,14 +83,18 @@ export class ConversationStream {
   /**
    * Parses the bytes of an `events.json` file. Files laid out as jp writes
    * them take the fast path (entries cut out with native searches and checked
-   * with `JSON.parse`); any other file goes through the full tokenizer. Only
-   * each entry's text and identity keys are kept: its payload is parsed again
-   * when something reads it ({@linkcode Entry.data}), so a large file costs
+   * with `JSON.parse`); any other file goes through the full tokenizer. Unless
+   * asked otherwise, only each entry's text and identity keys are kept: its
+   * payload is parsed again when something reads it ({@linkcode Entry.data}), so a large file costs
    * no more memory than its text.
    *
    * @param bytes The whole file.
    * @param options `fastPath: false` forces the full tokenizer (tests and
-   *   benchmarks compare the two).
+   *   benchmarks compare the two); `keepPayloads: true` keeps each entry's
+   *   parsed object from the fast path instead of dropping it (a reader about
+   *   to read every payload, such as `jpt find`, then parses each entry once);
+   *   `text`: the bytes already decoded (as a lenient UTF-8 decoder with the
+   *   byte order mark kept does), not to decode them twice.
    * @returns The stream.
    * @throws {EventsSyntaxError} With the byte offset, for invalid UTF-8 or
    *   JSON, a non-array top level, or an entry that is not an object, lacks a
@@ -98,11 +102,11 @@ export class ConversationStream {
    */
   static parse(
     bytes: Uint8Array,
-    options: { fastPath?: boolean } = {},
+    options: { fastPath?: boolean; keepPayloads?: boolean; text?: string } = {},
   ): ConversationStream {
     // The lenient decoder is several times faster than the strict one; it
     // only differs on invalid UTF-8, which shows up as U+FFFD.
-    const text = lenientDecoder.decode(bytes);
+    const text = options.text ?? lenientDecoder.decode(bytes);
     if (text.includes("\uFFFD")) {
       try {
         fatalDecoder.decode(bytes);
@@ -111,7 +115,9 @@ export class ConversationStream {
       }
     }
     const split =
-      (options.fastPath === false ? undefined : splitCanonical(text)) ??
+      (options.fastPath === false
+        ? undefined
+        : splitCanonical(text, options.keepPayloads)) ??
         slowSplit(bytes, text);
     const entries = split.entries;
     return new ConversationStream(entries, {

@@ -241,6 +241,19 @@ export class LabelStore {
   }
 
   /**
+   * Whether the store's listing (taken once per store object, as the
+   * `listed` reads use it) shows a record for a conversation.
+   *
+   * @param conversation The conversation in its checkout.
+   * @returns `false` when it had no record when the store was listed.
+   */
+  async listsRecordOf(conversation: ConversationIdentity): Promise<boolean> {
+    const path = this.#path(conversation);
+    return path !== undefined &&
+      (await this.#listing()).has(basenameOf(path));
+  }
+
+  /**
    * Reads a conversation's record (one file read).
    *
    * @param conversation The conversation in its checkout.
@@ -255,7 +268,7 @@ export class LabelStore {
   ): Promise<LabelRecord> {
     const path = this.#path(conversation);
     if (path === undefined) return new LabelRecord();
-    if (options.listed && !(await this.#listing()).has(basenameOf(path))) {
+    if (options.listed && !(await this.listsRecordOf(conversation))) {
       return new LabelRecord();
     }
     let text: string;

@@ -24,6 +24,7 @@ import type { ConversationCopy, ConversationRef } from "./conversation_ref.ts";
 import {
   maxSmallFileBytes,
   readRegularFile,
+  readRegularFileSync,
   UnreadableFileError,
 } from "./read_bounded.ts";
 
@@ -122,15 +123,57 @@ export function strayTempFiles(dir: string): string[] {
  * copy whose `metadata.json` is newer.
  *
  * @param ref The conversation.
- * @param options `readOnly`: the caller never writes it back (a listing):
- *   no stamp is taken, so no file is looked at twice.
+ * @param options See {@linkcode LoadOptions}.
  * @returns The loaded conversation.
  * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
  */
 export async function loadConversation(
   ref: ConversationRef,
-  options: { readOnly?: boolean } = {},
+  options: LoadOptions = {},
 ): Promise<LoadedConversation> {
+  return (await load(ref, options))!;
+}
+
+/** How {@linkcode loadConversation} reads. */
+export interface LoadOptions {
+  /** The caller never writes it back (a listing): no stamp is taken, so no file is looked at twice. */
+  readOnly?: boolean;
+  /** The caller reads every entry's payload (`jpt find`): each entry is parsed once (see {@linkcode ConversationStream.parse}). */
+  keepPayloads?: boolean;
+  /**
+   * Read with blocking reads: for a listing that reads conversation after
+   * conversation and does nothing meanwhile, where each awaited read costs
+   * more than the read itself (see bench/RESULTS.md, `jpt find`).
+   */
+  blocking?: boolean;
+}
+
+/**
+ * {@linkcode loadConversation}, but only when the text of `events.json`
+ * passes `test` (a search's cheap look at the whole file): else nothing
+ * more is read or parsed.
+ *
+ * @param ref The conversation.
+ * @param test Whether the conversation is wanted, from its events' text.
+ * @param options As for {@linkcode loadConversation}.
+ * @returns The loaded conversation, or `undefined` when `test` failed.
+ * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
+ */
+export async function loadConversationIf(
+  ref: ConversationRef,
+  test: (eventsText: string) => boolean,
+  options: LoadOptions = {},
+): Promise<LoadedConversation | undefined> {
+  return await load(ref, options, test);
+}
+
+const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+async function load(
+  ref: ConversationRef,
+  options: LoadOptions,
+  test?: (eventsText: string) => boolean,
+): Promise<LoadedConversation | undefined> {
   const before = options.readOnly ? "" : conversationStamp(ref);
   const source = await newestCopy(ref.copies, [
     "events.json",
@@ -138,9 +181,20 @@ export async function loadConversation(
   ]);
   const stream = await readWith(
     join(source.dir, "events.json"),
-    ConversationStream.parse,
+    (bytes) => {
+      const text = test === undefined
+        ? undefined
+        : lenientDecoder.decode(bytes);
+      if (text !== undefined && !test!(text)) return undefined;
+      return ConversationStream.parse(bytes, {
+        keepPayloads: options.keepPayloads === true,
+        ...(text === undefined ? {} : { text }),
+      });
+    },
+    { blocking: options.blocking === true },
   );
-  const metadata = await loadMetadata(ref);
+  if (stream === undefined) return undefined;
+  const metadata = await loadMetadata(ref, options);
   const after = options.readOnly ? "-" : conversationStamp(ref);
   const conversation: LoadedConversation = {
     ref,
@@ -226,17 +280,19 @@ export function assertWritable(conversation: LoadedConversation): void {
  * is newer.
  *
  * @param ref The conversation.
+ * @param options `blocking`: read it with a blocking read.
  * @returns The metadata.
  * @throws {ConversationFileError} When the file cannot be read or parsed.
  */
 export async function loadMetadata(
   ref: ConversationRef,
+  options: { blocking?: boolean } = {},
 ): Promise<ConversationMetadata> {
   const copy = await newestCopy(ref.copies, ["metadata.json"]);
   return await readWith(
     join(copy.dir, "metadata.json"),
     ConversationMetadata.parse,
-    maxSmallFileBytes(),
+    { limit: maxSmallFileBytes(), blocking: options.blocking === true },
   );
 }
 
@@ -286,11 +342,13 @@ export async function saveConversation(
 async function readWith<T>(
   path: string,
   parse: (bytes: Uint8Array) => T,
-  limit?: number,
+  options: { limit?: number; blocking?: boolean },
 ): Promise<T> {
   let bytes: Uint8Array;
   try {
-    bytes = await readRegularFile(path, limit);
+    bytes = options.blocking
+      ? readRegularFileSync(path, options.limit)
+      : await readRegularFile(path, options.limit);
   } catch (error) {
     throw new ConversationFileError(
       path,

@@ -76,3 +76,47 @@ Deno.test("findTurns(): label matches first, smart case, every pattern, reasonin
     [1, 0],
   );
 });
+
+Deno.test("findTurns(): the look at a whole file never hides a match: escapes, quotes, other conversations passed over", async () => {
+  await using ws = await tempWorkspace();
+  const text = (turns: Parameters<typeof conversation>[0]) =>
+    new TextDecoder().decode(conversation(turns));
+  // JSON may write any character as \uXXXX, and "/" as "\/": the file's text
+  // then does not hold the word as the request says it.
+  await writeConversation(
+    ws.conversations,
+    "17800000001",
+    new TextEncoder().encode(
+      text([{ request: "raise the budget", response: "ok" }])
+        .replace("budget", "b\\u0075dget"),
+    ),
+  );
+  await writeConversation(
+    ws.conversations,
+    "17800000002",
+    new TextEncoder().encode(
+      text([{ request: "see src/main.rs", response: "ok" }])
+        .replace("src/main", "src\\/main"),
+    ),
+  );
+  await writeConversation(
+    ws.conversations,
+    "17800000003",
+    conversation([{ request: 'he said "ship it"', response: "fine" }]),
+  );
+  await writeConversation(
+    ws.conversations,
+    "17800000004",
+    conversation([{ request: "nothing here", response: "no" }]),
+  );
+  const session = testSession(ws);
+  const find = async (patterns: string[]) =>
+    (await findTurns(session, { patterns, regex: false, tools: false }))
+      .found.map((turn) => turn.conversation);
+  assert.deepEqual(await find(["budget"]), ["jp-c17800000001"]);
+  assert.deepEqual(await find(["src/main.rs"]), ["jp-c17800000002"]);
+  // A quote is written \" in the file: such a pattern reads every file.
+  assert.deepEqual(await find(['"ship it"']), ["jp-c17800000003"]);
+  assert.deepEqual(await find(["here", "no"]), ["jp-c17800000004"]);
+  assert.deepEqual(await find(["kestrel"]), []);
+});

@@ -357,3 +357,32 @@ Deno.test("labelTurn() gives a stripped turn its id and label in one rewrite, pr
     /\{\n {4}"event_id": "mine001",\n {4}"timestamp": "2026-01-01 00:00:00.0",\n {4}"type": "turn_start",\n {4}"summary": "Fix the parser"\n {2}\}/,
   );
 });
+
+Deno.test("ConversationStream.parse() keepPayloads and text: the same entries and bytes", () => {
+  const bytes = new TextEncoder().encode(
+    JSON.stringify(
+      [
+        { timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
+        {
+          timestamp: "2026-01-01 00:00:00.1",
+          type: "chat_request",
+          content: "hi \u00e9",
+        },
+      ],
+      null,
+      2,
+    ) + "\n",
+  );
+  const plain = ConversationStream.parse(bytes);
+  const kept = ConversationStream.parse(bytes, { keepPayloads: true });
+  assert.deepEqual(kept.serialize(), bytes);
+  assert.deepEqual(
+    kept.entries.map((entry) => entry.data()),
+    plain.entries.map((entry) => entry.data()),
+  );
+  // Text already decoded is used as it is.
+  const fromText = ConversationStream.parse(bytes, {
+    text: new TextDecoder().decode(bytes),
+  });
+  assert.deepEqual(fromText.serialize(), bytes);
+});
