@@ -3,9 +3,9 @@
  * (`jpt find`, `jpt turns --all`, `jpt outline`, `jpt show`), newest first
  * (by `last_activated_at`): each file read with a blocking read (a search
  * over 1,000 conversations measured 13 % faster than with reads in flight,
- * bench/RESULTS.md) and parsed once, a bounded number of conversations waiting on their label
- * records at a time; a search passes over a file its text rules out
- * unparsed. A turn's label is its stored summary or the one the
+ * bench/RESULTS.md) and parsed once, a bounded number of conversations
+ * waiting on their label records at a time; a search passes over a file its
+ * text rules out unparsed. A turn's label is its stored summary or the one the
  * conversation's own label record would put back (jp's save dropped it),
  * marked restored.
  *

@@ -85,8 +85,9 @@ export class ConversationStream {
    * them take the fast path (entries cut out with native searches and checked
    * with `JSON.parse`); any other file goes through the full tokenizer. Unless
    * asked otherwise, only each entry's text and identity keys are kept: its
-   * payload is parsed again when something reads it ({@linkcode Entry.data}), so a large file costs
-   * no more memory than its text.
+   * payload is parsed again when something reads it
+   * ({@linkcode Entry.data}), so a large file costs no more memory than its
+   * text.
    *
    * @param bytes The whole file.
    * @param options `fastPath: false` forces the full tokenizer (tests and

@@ -136,9 +136,15 @@ export async function loadConversation(
 
 /** How {@linkcode loadConversation} reads. */
 export interface LoadOptions {
-  /** The caller never writes it back (a listing): no stamp is taken, so no file is looked at twice. */
+  /**
+   * The caller never writes it back (a listing): no stamp is taken, so no
+   * file is looked at twice.
+   */
   readOnly?: boolean;
-  /** The caller reads every entry's payload (`jpt find`): each entry is parsed once (see {@linkcode ConversationStream.parse}). */
+  /**
+   * The caller reads every entry's payload (`jpt find`): each entry is
+   * parsed once (see {@linkcode ConversationStream.parse}).
+   */
   keepPayloads?: boolean;
   /**
    * Read with blocking reads: for a listing that reads conversation after
@@ -182,10 +188,11 @@ async function load(
   const stream = await readWith(
     join(source.dir, "events.json"),
     (bytes) => {
-      const text = test === undefined
-        ? undefined
-        : lenientDecoder.decode(bytes);
-      if (text !== undefined && !test!(text)) return undefined;
+      let text: string | undefined;
+      if (test !== undefined) {
+        text = lenientDecoder.decode(bytes);
+        if (!test(text)) return undefined;
+      }
       return ConversationStream.parse(bytes, {
         keepPayloads: options.keepPayloads === true,
         ...(text === undefined ? {} : { text }),
