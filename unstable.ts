@@ -71,7 +71,6 @@ export {
   ConversationFileError,
   loadConversation,
   type LoadedConversation,
-  type LoadOptions,
   saveConversation,
 } from "./src/workspace/conversation_io.ts";
 export { lockConversation } from "./src/workspace/conversation_lock.ts";

@@ -255,14 +255,14 @@ export async function eachWorkspaceConversation<R>(
     only === undefined || ref.id === only
   );
   const errors: string[] = [];
+  const loadOptions = {
+    readOnly: true,
+    keepPayloads: options.content === true,
+    blocking: true,
+  };
+  const filter = options.eventsFilter;
   const read = await mapBounded(refs, CONVERSATIONS_IN_FLIGHT, async (ref) => {
     try {
-      const loadOptions = {
-        readOnly: true,
-        keepPayloads: options.content === true,
-        blocking: true,
-      };
-      const filter = options.eventsFilter;
       const conversation = filter === undefined ||
           await labels.store.listsRecordOf(await identityOf(labels, ref))
         ? await loadConversation(ref, loadOptions)

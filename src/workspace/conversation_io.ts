@@ -123,36 +123,26 @@ export function strayTempFiles(dir: string): string[] {
  * copy whose `metadata.json` is newer.
  *
  * @param ref The conversation.
- * @param options See {@linkcode LoadOptions}.
+ * @param options `readOnly`: the caller never writes it back (a listing):
+ *   no stamp is taken, so no file is looked at twice. `keepPayloads`: the
+ *   caller reads every entry's payload (`jpt find`): each entry is parsed
+ *   once (see {@linkcode ConversationStream.parse}). `blocking`: read with
+ *   blocking reads, for a listing that reads conversation after conversation
+ *   and does nothing meanwhile, where each awaited read costs more than the
+ *   read itself (see bench/RESULTS.md, `jpt find`).
  * @returns The loaded conversation.
  * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
  */
 export async function loadConversation(
   ref: ConversationRef,
-  options: LoadOptions = {},
+  options: { readOnly?: boolean; keepPayloads?: boolean; blocking?: boolean } =
+    {},
 ): Promise<LoadedConversation> {
   return (await load(ref, options))!;
 }
 
-/** How {@linkcode loadConversation} reads. */
-export interface LoadOptions {
-  /**
-   * The caller never writes it back (a listing): no stamp is taken, so no
-   * file is looked at twice.
-   */
-  readOnly?: boolean;
-  /**
-   * The caller reads every entry's payload (`jpt find`): each entry is
-   * parsed once (see {@linkcode ConversationStream.parse}).
-   */
-  keepPayloads?: boolean;
-  /**
-   * Read with blocking reads: for a listing that reads conversation after
-   * conversation and does nothing meanwhile, where each awaited read costs
-   * more than the read itself (see bench/RESULTS.md, `jpt find`).
-   */
-  blocking?: boolean;
-}
+/** How {@linkcode loadConversation} reads (its options, named once). */
+type LoadOptions = NonNullable<Parameters<typeof loadConversation>[1]>;
 
 /**
  * {@linkcode loadConversation}, but only when the text of `events.json`
