@@ -120,7 +120,7 @@ export interface CatchUpResult {
  * @example Catch up with your own summarizer
  * ```ts
  * import assert from "node:assert/strict";
- * import { join } from "node:path";
+ * import { join } from "../workspace/path.ts";
  * import {
  *   catchUpConversation,
  *   ConversationStream,

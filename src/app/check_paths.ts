@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join, resolve } from "node:path";
+import { join, resolve } from "../workspace/path.ts";
 import { isDirectory } from "../workspace/fs_probe.ts";
 import {
   checkConversation,
@@ -61,19 +61,13 @@ export async function checkPaths(
   const results: ConversationCheck[] = [];
   const configFiles: ConfigFileCheck[] = [];
   const warnings: string[] = [];
+  // git runs beside the checks: its start-up is off the run's critical path.
+  const trackedLocks = roots.map(async (root) =>
+    await isDirectory(join(root, ".jp"))
+      ? { root, tracked: await trackedLockFiles(root) }
+      : { root, tracked: [] }
+  );
   for (const root of roots) {
-    if (await isDirectory(join(root, ".jp"))) {
-      const tracked = await trackedLockFiles(root);
-      if (tracked.length > 0) {
-        warnings.push(
-          `${
-            join(root, ".jp", "locks")
-          }: git tracks ${tracked.length} lock file${
-            tracked.length === 1 ? "" : "s"
-          } (they change on every run): git rm -r --cached .jp/locks and add "locks/" to .jp/.gitignore`,
-        );
-      }
-    }
     for (const file of await jpConfigFiles(root)) {
       configFiles.push(
         await checkJpConfigFile(file).catch((error) => ({
@@ -110,6 +104,15 @@ export async function checkPaths(
       }
       result.warnings.push(...await storedConfigWarnings(dir, read));
       results.push(result);
+    }
+  }
+  for (const { root, tracked } of await Promise.all(trackedLocks)) {
+    if (tracked.length > 0) {
+      warnings.push(
+        `${join(root, ".jp", "locks")}: git tracks ${tracked.length} lock file${
+          tracked.length === 1 ? "" : "s"
+        } (they change on every run): git rm -r --cached .jp/locks and add "locks/" to .jp/.gitignore`,
+      );
     }
   }
   return {

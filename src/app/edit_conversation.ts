@@ -7,7 +7,7 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
+import { dirname, join } from "../workspace/path.ts";
 import { JptError, UsageError } from "../errors/jpt_error.ts";
 import { hasLoneSurrogate } from "../conversation/event_schema.ts";
 import {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../workspace/path.ts";
 import { validateEvents } from "../conversation/validate_events.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { sameBytes } from "../conversation/same_bytes.ts";

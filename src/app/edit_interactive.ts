@@ -7,7 +7,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../workspace/path.ts";
 import { validateEvents } from "../conversation/validate_events.ts";
 import { applyPlan } from "../edit/apply_plan.ts";
 import { layOutPlan, readPlan } from "../edit/plan.ts";

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { join, relative } from "node:path";
+import { join, relative } from "../workspace/path.ts";
 import { parse as parseToml } from "smol-toml";
 import { keysJpRejects } from "../config/jp_known_keys.ts";
 import { jpConfigFiles } from "../config/jp_config_files.ts";

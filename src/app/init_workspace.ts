@@ -8,7 +8,7 @@
  * @module
  */
 
-import { join, resolve } from "node:path";
+import { join, resolve } from "../workspace/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { exists } from "../workspace/fs_probe.ts";
 import { STORAGE_DIR } from "../workspace/workspace.ts";

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../workspace/path.ts";
 import { turnSummarySettings } from "../config/load_config.ts";
 import { permanentProblem } from "../llm/describe_error.ts";
 import { idFromDirName } from "../workspace/conversation_id.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { relative } from "node:path";
+import { relative } from "../workspace/path.ts";
 import { type CommandUnknownOpts, Option } from "./command.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { join, relative } from "node:path";
+import { join, relative } from "../workspace/path.ts";
 import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";
 
 /** Files a conversation's message may be about; events.json by default. */

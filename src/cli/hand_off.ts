@@ -11,7 +11,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename } from "../workspace/path.ts";
 import type { Session } from "../app/session.ts";
 import type { WorkerJob } from "../app/turn_types.ts";
 

@@ -5,7 +5,7 @@
  */
 
 import type { CommandUnknownOpts } from "./command.ts";
-import { resolve } from "node:path";
+import { resolve } from "../workspace/path.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";

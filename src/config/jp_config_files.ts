@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../workspace/path.ts";
 import {
   CONFIG_EXTENSIONS,
   findConfigFile,

@@ -8,7 +8,12 @@
  * @module
  */
 
-import { join, relative, resolve, sep as SEPARATOR } from "node:path";
+import {
+  join,
+  relative,
+  resolve,
+  sep as SEPARATOR,
+} from "../workspace/path.ts";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { readEvent } from "../conversation/events.ts";
 import { appConfigDir } from "../workspace/user_dirs.ts";

@@ -41,7 +41,7 @@
  */
 
 import { fastHashingFor, sha256Hex } from "../workspace/sha256.ts";
-import { join } from "node:path";
+import { join } from "../workspace/path.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock } from "../workspace/lock.ts";

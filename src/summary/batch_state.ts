@@ -15,7 +15,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../workspace/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, relative } from "./path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { sameBytes } from "../conversation/same_bytes.ts";
 

@@ -1,4 +1,4 @@
-import { basename, join } from "node:path";
+import { basename, join } from "./path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { isValidTimestamp } from "../conversation/timestamp.ts";
 import { validateEvents } from "../conversation/validate_events.ts";

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
+import { dirname, join } from "./path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
 import { JptError } from "../errors/jpt_error.ts";

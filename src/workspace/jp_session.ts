@@ -24,7 +24,7 @@
  */
 
 import { sha256Hex } from "./sha256.ts";
-import { join } from "node:path";
+import { join } from "./path.ts";
 import type { EnvReader } from "./user_dirs.ts";
 
 /** How a session was identified (jp's `SessionSource`, as stored). */

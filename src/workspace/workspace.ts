@@ -1,5 +1,5 @@
 import { JptError } from "../errors/jpt_error.ts";
-import { join, resolve } from "node:path";
+import { join, resolve } from "./path.ts";
 import { idFromDirName } from "./conversation_id.ts";
 import { exists, isDirectory } from "./fs_probe.ts";
 import { readRegularFile } from "./read_bounded.ts";
