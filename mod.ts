@@ -41,8 +41,8 @@
  */
 
 if (import.meta.main) {
-  const { runMain } = await import("./src/cli/run_main.ts");
-  Deno.exitCode = await runMain();
+  const { runCliBundled } = await import("./cli.ts");
+  Deno.exitCode = await runCliBundled();
 }
 
 export {

@@ -52,7 +52,7 @@ function floorOf(folder: string): number | undefined {
 }
 
 const ROOT = fromFileUrl(new URL("../", import.meta.url));
-const ENTRY_POINTS = ["main.ts", "mod.ts", "unstable.ts"];
+const ENTRY_POINTS = ["main.ts", "cli.ts", "mod.ts", "unstable.ts"];
 
 interface InfoModule {
   specifier: string;

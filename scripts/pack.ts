@@ -92,7 +92,7 @@ if (import.meta.main) {
         target.target,
         "--output",
         join(stage, target.binary),
-        "main.ts",
+        "cli.ts",
       ]);
     } else await Deno.copyFile(given, join(stage, target.binary));
     await Deno.copyFile("README.md", join(stage, "README.md"));

@@ -5,6 +5,13 @@
  * lists every command (`--help`, `help`, an unknown word, `completions`,
  * `man`). The order is the order of `jpt --help`.
  *
+ * A command's module is imported by a computed specifier, which Deno cannot
+ * follow before the run: with string literals, every start-up read and
+ * hashed the module graph of every command (about 8 ms of `jpt --version`).
+ * A single-file build (the bundle, `deno compile`, JSR) starts from
+ * `cli.ts`, which registers every module where the bundler sees it
+ * ({@linkcode registerCommandModules}, `command_modules.ts`).
+ *
  * @module
  */
 
@@ -27,85 +34,148 @@ export interface CommandEntry {
   needsTree?: true;
 }
 
+/** Command modules by file name, for a single-file build. */
+export type CommandModules = Readonly<Record<string, () => Promise<unknown>>>;
+
+let registered: CommandModules | undefined;
+
+/**
+ * Makes command modules load from `modules` instead of by their path, as a
+ * single-file build must (`cli.ts`).
+ *
+ * @param modules Every command module by its path relative to this file (`./turns.ts`), or `undefined` to load by path again.
+ */
+export function registerCommandModules(
+  modules: CommandModules | undefined,
+): void {
+  registered = modules;
+}
+
+async function importCommand<Module>(file: string): Promise<Module> {
+  const load = registered?.[file];
+  if (load !== undefined) return await load() as Module;
+  return await import(new URL(file, import.meta.url).href);
+}
+
 /** The commands, in help order. */
 export const COMMANDS: readonly CommandEntry[] = [
   {
     names: ["init"],
-    load: async () => (await import("./init.ts")).addInitCommand,
+    load: async () =>
+      (await importCommand<typeof import("./init.ts")>("./init.ts"))
+        .addInitCommand,
   },
   {
     names: ["conversation", "c", "conversations"],
     load: async () =>
-      (await import("./conversation_ls.ts")).addConversationCommand,
+      (await importCommand<typeof import("./conversation_ls.ts")>(
+        "./conversation_ls.ts",
+      )).addConversationCommand,
   },
   {
     names: ["turns"],
-    load: async () => (await import("./turns.ts")).addTurnsCommand,
+    load: async () =>
+      (await importCommand<typeof import("./turns.ts")>("./turns.ts"))
+        .addTurnsCommand,
   },
   {
     names: ["find"],
-    load: async () => (await import("./find.ts")).addFindCommand,
+    load: async () =>
+      (await importCommand<typeof import("./find.ts")>("./find.ts"))
+        .addFindCommand,
   },
   {
     names: ["show"],
-    load: async () => (await import("./show.ts")).addShowCommand,
+    load: async () =>
+      (await importCommand<typeof import("./show.ts")>("./show.ts"))
+        .addShowCommand,
   },
   {
     names: ["outline"],
-    load: async () => (await import("./outline.ts")).addOutlineCommand,
+    load: async () =>
+      (await importCommand<typeof import("./outline.ts")>("./outline.ts"))
+        .addOutlineCommand,
   },
   {
     names: ["check"],
-    load: async () => (await import("./check.ts")).addCheckCommand,
+    load: async () =>
+      (await importCommand<typeof import("./check.ts")>("./check.ts"))
+        .addCheckCommand,
   },
   {
     names: ["query", "q"],
-    load: async () => (await import("./query.ts")).addQueryCommand,
+    load: async () =>
+      (await importCommand<typeof import("./query.ts")>("./query.ts"))
+        .addQueryCommand,
   },
   {
     names: ["edit"],
-    load: async () => (await import("./edit.ts")).addEditCommand,
+    load: async () =>
+      (await importCommand<typeof import("./edit.ts")>("./edit.ts"))
+        .addEditCommand,
   },
   {
     names: ["summarize"],
-    load: async () => (await import("./summarize.ts")).addSummarizeCommand,
+    load: async () =>
+      (await importCommand<typeof import("./summarize.ts")>("./summarize.ts"))
+        .addSummarizeCommand,
   },
   {
     names: ["completions"],
-    load: async () => (await import("./completions.ts")).addCompletionsCommand,
+    load: async () =>
+      (await importCommand<typeof import("./completions.ts")>(
+        "./completions.ts",
+      )).addCompletionsCommand,
     needsTree: true,
   },
   {
     names: ["config", "cfg"],
-    load: async () => (await import("./config_show.ts")).addConfigCommand,
+    load: async () =>
+      (await importCommand<typeof import("./config_show.ts")>(
+        "./config_show.ts",
+      )).addConfigCommand,
   },
   {
     names: ["models"],
-    load: async () => (await import("./models.ts")).addModelsCommand,
+    load: async () =>
+      (await importCommand<typeof import("./models.ts")>("./models.ts"))
+        .addModelsCommand,
   },
   {
     names: ["watch"],
-    load: async () => (await import("./watch.ts")).addWatchCommand,
+    load: async () =>
+      (await importCommand<typeof import("./watch.ts")>("./watch.ts"))
+        .addWatchCommand,
   },
   {
     names: ["worker"],
-    load: async () => (await import("./worker.ts")).addWorkerCommand,
+    load: async () =>
+      (await importCommand<typeof import("./worker.ts")>("./worker.ts"))
+        .addWorkerCommand,
   },
   {
     names: ["log"],
-    load: async () => (await import("./log.ts")).addLogCommand,
+    load: async () =>
+      (await importCommand<typeof import("./log.ts")>("./log.ts"))
+        .addLogCommand,
   },
   {
     names: ["usage"],
-    load: async () => (await import("./usage.ts")).addUsageCommand,
+    load: async () =>
+      (await importCommand<typeof import("./usage.ts")>("./usage.ts"))
+        .addUsageCommand,
   },
   {
     names: ["plugin"],
-    load: async () => (await import("./plugin.ts")).addPluginCommand,
+    load: async () =>
+      (await importCommand<typeof import("./plugin.ts")>("./plugin.ts"))
+        .addPluginCommand,
   },
   {
     names: ["man"],
-    load: async () => (await import("./man.ts")).addManCommand,
+    load: async () =>
+      (await importCommand<typeof import("./man.ts")>("./man.ts"))
+        .addManCommand,
     needsTree: true,
   },
 ];
