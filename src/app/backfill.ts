@@ -155,7 +155,7 @@ async function backfillOne(
 ): Promise<BackfillOutcome> {
   const outcome = emptyOutcome(ref);
   try {
-    if (await isIncomplete(ref)) {
+    if (isIncomplete(ref)) {
       outcome.status = "incomplete";
       outcome.error = incompleteWarning(ref);
       return outcome;

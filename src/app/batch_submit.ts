@@ -104,7 +104,7 @@ async function prepareConversation(
   },
 ): Promise<void> {
   const { outcome } = into;
-  if (await isIncomplete(ref)) {
+  if (isIncomplete(ref)) {
     outcome.status = "incomplete";
     outcome.error = incompleteWarning(ref);
     return;

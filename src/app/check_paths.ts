@@ -63,7 +63,7 @@ export async function checkPaths(
   const warnings: string[] = [];
   // git runs beside the checks: its start-up is off the run's critical path.
   const trackedLocks = roots.map(async (root) =>
-    await isDirectory(join(root, ".jp"))
+    isDirectory(join(root, ".jp"))
       ? { root, tracked: await trackedLockFiles(root) }
       : { root, tracked: [] }
   );
@@ -80,7 +80,7 @@ export async function checkPaths(
     }
     const dirs = await conversationDirsUnder(root);
     // A workspace without conversations is fine; any other empty path is a mistake.
-    if (dirs.length === 0 && !(await isDirectory(join(root, ".jp")))) {
+    if (dirs.length === 0 && !(isDirectory(join(root, ".jp")))) {
       results.push({
         path: root,
         ok: false,

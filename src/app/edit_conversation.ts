@@ -61,7 +61,7 @@ export async function editConversation(
       readOnly: options.mode === "events",
     }, async (conversation) => {
       if (options.mode === "plan") assertPlannable(conversation);
-      const legacyLayout = await isLegacy(conversation);
+      const legacyLayout = isLegacy(conversation);
       return options.mode === "events"
         ? await editEvents(conversation, { scratch, legacyLayout, io })
         : await editInteractively(new Services(session), conversation, {
@@ -135,7 +135,7 @@ async function removeAbandonedScratch(): Promise<void> {
     for await (const item of Deno.readDir(base)) {
       const pid = /^jpt-edit-(\d+)-/.exec(item.name)?.[1];
       if (!item.isDirectory || pid === undefined) continue;
-      if (await exists(`/proc/${pid}`)) continue;
+      if (exists(`/proc/${pid}`)) continue;
       await Deno.remove(join(base, item.name), { recursive: true }).catch(
         () => {},
       );
@@ -146,6 +146,6 @@ async function removeAbandonedScratch(): Promise<void> {
 }
 
 /** A conversation without `base_config.json` has jp's legacy layout. */
-async function isLegacy(conversation: LoadedConversation): Promise<boolean> {
-  return !(await isFile(join(conversation.source.dir, "base_config.json")));
+function isLegacy(conversation: LoadedConversation): boolean {
+  return !(isFile(join(conversation.source.dir, "base_config.json")));
 }

@@ -56,7 +56,7 @@ export async function initWorkspace(
 ): Promise<string> {
   const root = resolve(dir);
   const storage = join(root, STORAGE_DIR);
-  if (await exists(storage)) {
+  if (exists(storage)) {
     throw new JptError(
       `"${root}" already has a jp workspace (${STORAGE_DIR}); nothing was written`,
     );

@@ -62,7 +62,7 @@ export async function listConversations(
       listing.rows.push(await conversationRow(ref));
     } catch (error) {
       // A half-created directory (no events.json) is no conversation yet.
-      if (await isIncomplete(ref)) {
+      if (isIncomplete(ref)) {
         listing.warnings.push(incompleteWarning(ref));
       } else {
         listing.errors.push(

@@ -204,7 +204,7 @@ class Watcher {
     if (options.signal.aborted) return;
     const { id } = ref;
     const name = `jp-c${id}`;
-    if (await isIncomplete(ref)) return;
+    if (isIncomplete(ref)) return;
     try {
       const result = await this.#catchUp(ref);
       if (result === undefined) return;

@@ -69,12 +69,10 @@ export interface ConfigFileLayer {
  * @param base The path without extension, e.g. `.jp/config`.
  * @returns The file, or `undefined`.
  */
-export async function findConfigFile(
-  base: string,
-): Promise<string | undefined> {
+export function findConfigFile(base: string): string | undefined {
   for (const extension of CONFIG_EXTENSIONS) {
     const path = `${base}.${extension}`;
-    if (await isFile(path)) return path;
+    if (isFile(path)) return path;
   }
   return undefined;
 }
@@ -206,7 +204,7 @@ export async function expandGlob(
   const walk = async (dir: string) => {
     let items: Deno.DirEntry[];
     try {
-      items = await Array.fromAsync(Deno.readDir(dir));
+      items = [...Deno.readDirSync(dir)];
     } catch {
       return;
     }

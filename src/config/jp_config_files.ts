@@ -39,18 +39,18 @@ export interface ConfigFileCheck {
  */
 export async function jpConfigFiles(root: string): Promise<string[]> {
   const files: string[] = [];
-  const main = await findConfigFile(join(root, ".jp", "config"));
+  const main = findConfigFile(join(root, ".jp", "config"));
   if (main !== undefined) {
     files.push(...(await readConfigFile(main)).map((layer) => layer.path));
   }
-  const local = await findConfigFile(join(root, ".jp"));
+  const local = findConfigFile(join(root, ".jp"));
   if (local !== undefined) files.push(local);
   // A config path that is there but no regular file (a directory, a FIFO,
   // a device) is listed too: `jpt check` reports it instead of passing it.
   for (const base of [join(root, ".jp", "config"), join(root, ".jp")]) {
     for (const extension of CONFIG_EXTENSIONS) {
       const path = `${base}.${extension}`;
-      const info = await Deno.stat(path).catch(() => undefined);
+      const info = statOrUndefined(path);
       if (info !== undefined && !info.isFile) files.push(path);
     }
   }
@@ -124,4 +124,12 @@ export async function storedConfigWarnings(
     }
   });
   return warnings;
+}
+
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -513,7 +513,7 @@ async function findNamedConfig(
     { dir: where.cwd, trust: where.trustsWorkspace },
   ];
   for (const { dir, trust } of candidates) {
-    const found = await findConfigFile(join(dir, name));
+    const found = findConfigFile(join(dir, name));
     if (found !== undefined) return { path: found, trust };
   }
   const dirs = loadPaths(where.all);

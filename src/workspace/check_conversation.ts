@@ -130,14 +130,14 @@ export function checkConversation(
  * @returns The conversation directories, sorted.
  */
 export async function conversationDirsUnder(path: string): Promise<string[]> {
-  if (await isFile(join(path, "events.json"))) return [path];
+  if (isFile(join(path, "events.json"))) return [path];
   for (
     const conversations of [
       join(path, ".jp", "conversations"),
       join(path, "conversations"),
     ]
   ) {
-    if (await isDirectory(conversations)) {
+    if (isDirectory(conversations)) {
       return [
         ...await childConversations(conversations),
         ...await childConversations(join(conversations, ".archive")),
@@ -156,7 +156,7 @@ async function childConversations(dir: string): Promise<string[]> {
       if (
         item.isDirectory && !item.name.startsWith(".") &&
         (idFromDirName(item.name) !== undefined ||
-          await isFile(join(dir, item.name, "events.json")))
+          isFile(join(dir, item.name, "events.json")))
       ) {
         found.push(join(dir, item.name));
       }

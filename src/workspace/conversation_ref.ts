@@ -71,9 +71,9 @@ export async function listConversations(
  * @param ref The conversation.
  * @returns `true` when no copy has `events.json`.
  */
-export async function isIncomplete(ref: ConversationRef): Promise<boolean> {
+export function isIncomplete(ref: ConversationRef): boolean {
   for (const copy of ref.copies) {
-    if (await exists(join(copy.dir, "events.json"))) return false;
+    if (exists(join(copy.dir, "events.json"))) return false;
   }
   return true;
 }
@@ -109,7 +109,7 @@ export async function resolveConversation(
     if (copies !== undefined) return { id, copies };
   }
   const dir = resolve(what);
-  if (await isFile(join(dir, "events.json"))) {
+  if (isFile(join(dir, "events.json"))) {
     const dirId = idFromDirName(basename(dir)) ?? basename(dir);
     if (workspace !== undefined) {
       const copies = (await workspace.conversationDirs()).get(dirId);

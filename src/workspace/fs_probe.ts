@@ -1,6 +1,8 @@
 /**
  * Questions about paths that never throw: a path that cannot be read counts
- * as absent.
+ * as absent. They block: a stat takes microseconds, and an awaited one costs
+ * a round trip to Deno's I/O threads (about 85 µs here against 5 to 15),
+ * which config discovery pays some 25 times per run.
  *
  * @module
  */
@@ -11,9 +13,9 @@
  * @param path The path.
  * @returns `true` for a file.
  */
-export async function isFile(path: string): Promise<boolean> {
+export function isFile(path: string): boolean {
   try {
-    return (await Deno.stat(path)).isFile;
+    return Deno.statSync(path).isFile;
   } catch {
     return false;
   }
@@ -25,9 +27,9 @@ export async function isFile(path: string): Promise<boolean> {
  * @param path The path.
  * @returns `true` for a directory.
  */
-export async function isDirectory(path: string): Promise<boolean> {
+export function isDirectory(path: string): boolean {
   try {
-    return (await Deno.stat(path)).isDirectory;
+    return Deno.statSync(path).isDirectory;
   } catch {
     return false;
   }
@@ -39,9 +41,9 @@ export async function isDirectory(path: string): Promise<boolean> {
  * @param path The path.
  * @returns `true` when something is there.
  */
-export async function exists(path: string): Promise<boolean> {
+export function exists(path: string): boolean {
   try {
-    await Deno.lstat(path);
+    Deno.lstatSync(path);
     return true;
   } catch {
     return false;

@@ -56,7 +56,7 @@ export async function latestBy(
     refs,
     METADATA_READS_IN_FLIGHT,
     async (ref) => {
-      if (await isIncomplete(ref)) return undefined;
+      if (isIncomplete(ref)) return undefined;
       try {
         return timestamp(await loadMetadata(ref));
       } catch (error) {

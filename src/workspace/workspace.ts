@@ -64,7 +64,7 @@ export class Workspace {
     env: EnvReader = Deno.env.get,
   ): Promise<Workspace> {
     const absolute = resolve(root);
-    if (!(await isDirectory(join(absolute, STORAGE_DIR)))) {
+    if (!(isDirectory(join(absolute, STORAGE_DIR)))) {
       throw new WorkspaceNotFoundError(absolute);
     }
     const id = await readWorkspaceId(join(absolute, STORAGE_DIR, ".id"));
@@ -89,7 +89,7 @@ export class Workspace {
   ): Promise<Workspace> {
     let dir = resolve(from);
     while (true) {
-      if (await isDirectory(join(dir, STORAGE_DIR))) {
+      if (isDirectory(join(dir, STORAGE_DIR))) {
         return await Workspace.open(dir, env);
       }
       const parent = resolve(dir, "..");
@@ -155,15 +155,14 @@ export class Workspace {
    * `.jp`.
    *
    * @param id The conversation id.
-   * @returns The lock file path.
+   * @returns The lock file path (a promise, as the stable API has it).
    */
-  async lockPath(id: string): Promise<string> {
+  lockPath(id: string): Promise<string> {
     const name = `jp-c${id}.lock`;
     const candidates = this.roots.map((root) => join(root.dir, "locks", name));
-    for (const candidate of candidates) {
-      if (await exists(candidate)) return candidate;
-    }
-    return candidates[0]!;
+    return Promise.resolve(
+      candidates.find((candidate) => exists(candidate)) ?? candidates[0]!,
+    );
   }
 }
 
