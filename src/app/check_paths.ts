@@ -78,7 +78,7 @@ export async function checkPaths(
         })),
       );
     }
-    const dirs = await conversationDirsUnder(root);
+    const dirs = conversationDirsUnder(root);
     // A workspace without conversations is fine; any other empty path is a mistake.
     if (dirs.length === 0 && !(isDirectory(join(root, ".jp")))) {
       results.push({

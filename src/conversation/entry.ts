@@ -1,6 +1,6 @@
 import { eventIdOf } from "./event_id.ts";
 import { parseJsonOrdered } from "./json_parse.ts";
-import { isJsonObject, type JsonObject, type JsonValue } from "./json_value.ts";
+import { isJsonObject, type JsonObject } from "./json_value.ts";
 import { writeJsonPretty } from "./json_write.ts";
 
 /** Entry types that are conversation events: they make up turns. */
@@ -176,36 +176,60 @@ export class Entry {
  * @returns A new object with jp's key order.
  */
 export function canonicalEntryTree(tree: JsonObject): JsonObject {
-  const out: JsonObject = new Map();
   const eventId = eventIdOf(tree.get("event_id"));
-  if (eventId !== undefined) out.set("event_id", eventId);
-  const type = tree.get("type");
-  const fields = typeof type === "string" ? EVENT_FIELDS[type] : undefined;
-  if (fields === undefined) {
-    for (const [key, value] of tree) {
-      if (key !== "event_id") out.set(key, value);
-    }
-    return out;
-  }
-  copy(tree, out, "timestamp");
-  copy(tree, out, "type");
-  if (type === "chat_response") {
-    const kind = fields.find((field) => tree.has(field));
-    if (kind !== undefined) copy(tree, out, kind);
-  } else {
-    for (const field of fields) copy(tree, out, field);
-    if (type === "tool_call_request" && !out.has("arguments")) {
-      out.set("arguments", new Map());
-    }
-  }
   const metadata = tree.get("metadata");
-  if (isJsonObject(metadata) && metadata.size > 0) {
-    out.set("metadata", metadata);
+  const out: JsonObject = new Map();
+  for (
+    const key of canonicalEntryKeys([...tree.keys()], {
+      type: tree.get("type"),
+      eventId: eventId !== undefined,
+      metadata: isJsonObject(metadata) && metadata.size > 0,
+    })
+  ) {
+    out.set(
+      key,
+      key === "event_id" ? eventId! : tree.get(key) ?? new Map(),
+    );
   }
   return out;
 }
 
-function copy(from: JsonObject, to: JsonObject, key: string): void {
-  const value: JsonValue | undefined = from.get(key);
-  if (value !== undefined) to.set(key, value);
+/**
+ * The keys of an entry in jp's order, as {@linkcode canonicalEntryTree}
+ * writes them: the one place that order is decided.
+ *
+ * @param keys The entry's keys, in their order.
+ * @param entry Its `type`, whether its `event_id` is one jp keeps, and
+ *   whether its `metadata` is a non-empty object.
+ * @returns The keys jp writes, in its order (`arguments` of a
+ *   `tool_call_request` included when missing: jp writes `{}`).
+ */
+export function canonicalEntryKeys(
+  keys: readonly string[],
+  entry: { type: unknown; eventId: boolean; metadata: boolean },
+): string[] {
+  const out: string[] = entry.eventId ? ["event_id"] : [];
+  // Own keys only: a `type` of "toString" is no event type.
+  const fields =
+    typeof entry.type === "string" && Object.hasOwn(EVENT_FIELDS, entry.type)
+      ? EVENT_FIELDS[entry.type]
+      : undefined;
+  if (fields === undefined) {
+    for (const key of keys) if (key !== "event_id") out.push(key);
+    return out;
+  }
+  for (const key of ["timestamp", "type"]) {
+    if (keys.includes(key)) out.push(key);
+  }
+  if (entry.type === "chat_response") {
+    const kind = fields.find((field) => keys.includes(field));
+    if (kind !== undefined) out.push(kind);
+  } else {
+    for (const field of fields) if (keys.includes(field)) out.push(field);
+    if (entry.type === "tool_call_request" && !keys.includes("arguments")) {
+      out.push("arguments");
+    }
+  }
+  if (entry.metadata) out.push("metadata");
+  return out;
 }

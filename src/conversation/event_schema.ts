@@ -184,7 +184,11 @@ export function entryFieldProblems(entry: Entry): string[] {
     expect(problems, data, "metadata", "object", true);
   }
   RULES[entry.type]?.(data, problems);
-  const lone = firstLoneSurrogate(data);
+  // JSON text carries a lone surrogate only as a `\u` escape (UTF-8 cannot
+  // hold one): an entry without `\u` has none, and is not walked for one.
+  const lone = entry.text.includes("\\u")
+    ? firstLoneSurrogate(data)
+    : undefined;
   if (lone !== undefined) {
     problems.push(
       `holds a lone UTF-16 surrogate (\\u${

@@ -1,5 +1,6 @@
 import { isUrlSafeBase64Text, undecodableLeaves } from "./base64_field.ts";
-import { canonicalEntryTree, type Entry } from "./entry.ts";
+import { canonicalEntryKeys, canonicalEntryTree, type Entry } from "./entry.ts";
+import { eventIdOf } from "./event_id.ts";
 import { entryFieldProblems } from "./event_schema.ts";
 import { readEvent } from "./events.ts";
 import { EventsSyntaxError } from "./scan_events.ts";
@@ -8,7 +9,6 @@ import { MAX_SUMMARY_CHARS } from "./summary_text.ts";
 import { isValidTimestamp } from "./timestamp.ts";
 import { writeJsonPretty } from "./json_write.ts";
 import { firstDifference } from "./same_bytes.ts";
-import type { JsonObject, JsonValue } from "./json_value.ts";
 
 /** What validation found: errors make jp fail or lose data; warnings do not. */
 export interface ValidationReport {
@@ -51,7 +51,8 @@ export function validateEvents(
   const report: ValidationReport = { errors: [], warnings: [] };
   let stream: ConversationStream;
   try {
-    stream = ConversationStream.parse(bytes);
+    // Every payload is read below: kept from the parse, not parsed again.
+    stream = ConversationStream.parse(bytes, { keepPayloads: true });
   } catch (error) {
     if (error instanceof EventsSyntaxError) {
       report.errors.push(error.message);
@@ -86,14 +87,27 @@ function checkCanonicalForm(
   stream: ConversationStream,
   report: ValidationReport,
 ): void {
+  const text = decoder.decode(bytes);
+  // One native write of the whole file shows at once that every entry is
+  // laid out as the native writer lays it out (the usual case).
+  let laidOutNatively = false;
+  try {
+    laidOutNatively = `${
+      JSON.stringify(stream.entries.map((entry) => entry.data()), null, 2)
+    }\n` === text;
+  } catch {
+    // An entry that does not parse is reported below.
+  }
   const parts: string[] = [];
+  let rewritten = false;
   try {
     for (const entry of stream.entries) {
-      parts.push(
-        isCanonicalFast(entry)
-          ? entry.text
-          : writeJsonPretty(canonicalEntryTree(entry.tree()), 1),
-      );
+      if (isCanonicalFast(entry, laidOutNatively)) {
+        parts.push(entry.text);
+      } else {
+        parts.push(writeJsonPretty(canonicalEntryTree(entry.tree()), 1));
+        rewritten = true;
+      }
     }
   } catch (error) {
     report.errors.push(
@@ -103,10 +117,11 @@ function checkCanonicalForm(
     );
     return;
   }
+  // The file is its entries' texts laid out natively, each in jp's form.
+  if (laidOutNatively && !rewritten) return;
   const canonical = parts.length === 0
     ? "[]\n"
     : `[\n  ${parts.join(",\n  ")}\n]\n`;
-  const text = decoder.decode(bytes);
   if (text === canonical) return;
   let char = 0;
   while (text.charCodeAt(char) === canonical.charCodeAt(char)) char++;
@@ -119,31 +134,28 @@ function checkCanonicalForm(
 }
 
 /**
- * Whether an entry is certainly in jp's form, proved with the native parser:
- * its keys are in jp's order and `JSON.stringify` writes it back to the same
- * text. Numbers other than safe integers (whose text jp may write otherwise)
- * and anything else unsure give `false`: the exact, slower comparison
- * decides then.
+ * Whether an entry is certainly in jp's form, proved with the native parser
+ * and writer: its keys are in jp's order and `JSON.stringify` writes it back
+ * to the same text (`laidOutNatively`: already shown for the whole file).
+ * Numbers other than safe integers (whose text jp may write otherwise) and
+ * anything else unsure give `false`: the exact, slower comparison decides
+ * then.
  */
-function isCanonicalFast(entry: Entry): boolean {
+function isCanonicalFast(entry: Entry, laidOutNatively: boolean): boolean {
   const value = entry.data();
   if (!onlySafeIntegers(value)) return false;
-  const top: JsonObject = new Map();
-  for (const [key, member] of Object.entries(value)) {
-    top.set(
-      key,
-      key === "metadata" && isPlainRecord(member)
-        ? new Map(Object.entries(member)) as JsonObject
-        : member as JsonValue,
-    );
-  }
   const keys = Object.keys(value);
-  const order = [...canonicalEntryTree(top).keys()];
+  const metadata = value.metadata;
+  const order = canonicalEntryKeys(keys, {
+    type: value.type,
+    eventId: eventIdOf(value.event_id) !== undefined,
+    metadata: isPlainRecord(metadata) && Object.keys(metadata).length > 0,
+  });
   if (order.length !== keys.length || order.some((key, i) => key !== keys[i])) {
     return false;
   }
-  return JSON.stringify(value, null, 2).replaceAll("\n", "\n  ") ===
-    entry.text;
+  return laidOutNatively ||
+    JSON.stringify([value], null, 2) === `[\n  ${entry.text}\n]`;
 }
 
 /** No number but safe integers, nested at most as deep as jp reads (no recursion). */

@@ -129,7 +129,7 @@ export function checkConversation(
  * @param path A conversation directory, workspace, or folder of conversations.
  * @returns The conversation directories, sorted.
  */
-export async function conversationDirsUnder(path: string): Promise<string[]> {
+export function conversationDirsUnder(path: string): string[] {
   if (isFile(join(path, "events.json"))) return [path];
   for (
     const conversations of [
@@ -139,18 +139,18 @@ export async function conversationDirsUnder(path: string): Promise<string[]> {
   ) {
     if (isDirectory(conversations)) {
       return [
-        ...await childConversations(conversations),
-        ...await childConversations(join(conversations, ".archive")),
+        ...childConversations(conversations),
+        ...childConversations(join(conversations, ".archive")),
       ];
     }
   }
-  return await childConversations(path);
+  return childConversations(path);
 }
 
-async function childConversations(dir: string): Promise<string[]> {
+function childConversations(dir: string): string[] {
   const found: string[] = [];
   try {
-    for await (const item of Deno.readDir(dir)) {
+    for (const item of Deno.readDirSync(dir)) {
       // Conversations, and id-named directories that lack their files
       // (reported as incomplete rather than passed over).
       if (
