@@ -249,3 +249,57 @@ Deno.test("validateEvents() rejects a lone surrogate, which jp cannot read", () 
   const report = validateEvents(encode(text), { legacyLayout: false });
   assert.match(report.errors.join("\n"), /lone UTF-16 surrogate \(\\ud800\)/);
 });
+
+Deno.test("validateEvents(): a file laid out as JSON.stringify lays it out is still held to jp's key order and numbers", () => {
+  const write = (entries: unknown[]) =>
+    encode(`${JSON.stringify(entries, null, 2)}\n`);
+  const request = {
+    timestamp: "2026-01-01 00:00:00.0",
+    type: "chat_request",
+    content: "hi",
+  };
+  const start = {
+    event_id: "k3m9x2a",
+    timestamp: "2026-01-01 00:00:00.0",
+    type: "turn_start",
+  };
+  const form = (entries: unknown[]) =>
+    validateEvents(write(entries), { legacyLayout: false }).errors.filter((
+      error,
+    ) => error.startsWith("Not in the form"));
+  // In jp's form: nothing to report.
+  assert.deepEqual(form([start, request]), []);
+  // The same layout with `type` before `timestamp`: jp would reorder it.
+  assert.equal(
+    form([start, {
+      type: "chat_request",
+      timestamp: request.timestamp,
+      content: "hi",
+    }]).length,
+    1,
+  );
+  // An unknown key jp drops when it writes the entry.
+  assert.equal(form([start, { ...request, extra: 1 }]).length, 1);
+  // A float jp writes as `1.0`: the exact writer decides, and differs.
+  assert.equal(
+    form([start, {
+      timestamp: request.timestamp,
+      type: "config_delta",
+      delta: { assistant: { temperature: 1.5 } },
+    }]).length,
+    0,
+  );
+});
+
+Deno.test("validateEvents(): an entry type named like an Object method is checked, not a crash", () => {
+  for (const type of ["toString", "constructor", "__proto__"]) {
+    const text =
+      `[\n  {\n    "timestamp": "2026-01-01 00:00:00.0",\n    "type": "${type}"\n  }\n]\n`;
+    const report = validateEvents(encode(text), { legacyLayout: false });
+    assert.ok(Array.isArray(report.errors), type);
+    assert.ok(
+      !report.errors.some((error) => error.startsWith("Cannot re-serialize")),
+      `${type}: ${report.errors.join("; ")}`,
+    );
+  }
+});
