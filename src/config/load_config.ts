@@ -331,7 +331,7 @@ export async function loadConfig(
       // A path the user typed is theirs; a named config is as trusted as
       // the place it was found in (namedConfig).
       const found = operation.named
-        ? await findNamedConfig(operation.path, {
+        ? findNamedConfig(operation.path, {
           trusted: trusted.values,
           all: tree.values,
           base: workspace?.root ?? options.cwd,
@@ -486,7 +486,7 @@ function dirsFromRootTo(root: string, cwd: string): string[] {
  * directory (inside a repository), still finds the file, but as an
  * untrusted layer: it may choose models, never where a key is sent.
  */
-async function findNamedConfig(
+function findNamedConfig(
   name: string,
   where: {
     trusted: ConfigTable;
@@ -496,7 +496,7 @@ async function findNamedConfig(
     userDirs: string[];
     trustsWorkspace: boolean;
   },
-): Promise<{ path: string; trust: boolean }> {
+): { path: string; trust: boolean } {
   const loadPaths = (values: ConfigTable) => {
     const paths = getPath(values, ["config_load_paths"]);
     return Array.isArray(paths)
