@@ -80,7 +80,7 @@ export async function checkPaths(
     }
     const dirs = conversationDirsUnder(root);
     // A workspace without conversations is fine; any other empty path is a mistake.
-    if (dirs.length === 0 && !(isDirectory(join(root, ".jp")))) {
+    if (dirs.length === 0 && !isDirectory(join(root, ".jp"))) {
       results.push({
         path: root,
         ok: false,

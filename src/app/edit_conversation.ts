@@ -147,5 +147,5 @@ async function removeAbandonedScratch(): Promise<void> {
 
 /** A conversation without `base_config.json` has jp's legacy layout. */
 function isLegacy(conversation: LoadedConversation): boolean {
-  return !(isFile(join(conversation.source.dir, "base_config.json")));
+  return !isFile(join(conversation.source.dir, "base_config.json"));
 }

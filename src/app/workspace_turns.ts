@@ -278,7 +278,7 @@ export async function eachWorkspaceConversation<R>(
       return { lastActivatedAt, result };
     } catch (error) {
       // A half-created directory (no events.json) is no conversation yet.
-      if (!(isIncomplete(ref))) {
+      if (!isIncomplete(ref)) {
         errors.push(error instanceof Error ? error.message : String(error));
       }
       return undefined;

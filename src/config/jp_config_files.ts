@@ -14,6 +14,7 @@ import {
 } from "./config_file.ts";
 import { readEvent } from "../conversation/events.ts";
 import { ConversationStream } from "../conversation/stream.ts";
+import { isThereButNoFile } from "../workspace/fs_probe.ts";
 import { readRegularFile } from "../workspace/read_bounded.ts";
 import { keysJpRejects } from "./jp_known_keys.ts";
 import { readBaseConfig } from "./load_config.ts";
@@ -50,8 +51,7 @@ export async function jpConfigFiles(root: string): Promise<string[]> {
   for (const base of [join(root, ".jp", "config"), join(root, ".jp")]) {
     for (const extension of CONFIG_EXTENSIONS) {
       const path = `${base}.${extension}`;
-      const info = statOrUndefined(path);
-      if (info !== undefined && !info.isFile) files.push(path);
+      if (isThereButNoFile(path)) files.push(path);
     }
   }
   return files;
@@ -124,12 +124,4 @@ export async function storedConfigWarnings(
     }
   });
   return warnings;
-}
-
-function statOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
 }

@@ -49,3 +49,18 @@ export function exists(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * Tells whether something other than a regular file is at a path, links
+ * followed: a directory, a FIFO, a device (a broken link is nothing).
+ *
+ * @param path The path.
+ * @returns `true` when the path resolves to something that is no file.
+ */
+export function isThereButNoFile(path: string): boolean {
+  try {
+    return !Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}

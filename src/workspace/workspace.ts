@@ -64,7 +64,7 @@ export class Workspace {
     env: EnvReader = Deno.env.get,
   ): Promise<Workspace> {
     const absolute = resolve(root);
-    if (!(isDirectory(join(absolute, STORAGE_DIR)))) {
+    if (!isDirectory(join(absolute, STORAGE_DIR))) {
       throw new WorkspaceNotFoundError(absolute);
     }
     const id = await readWorkspaceId(join(absolute, STORAGE_DIR, ".id"));
