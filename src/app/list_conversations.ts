@@ -7,7 +7,7 @@
  */
 
 import { formatConversationId } from "../workspace/conversation_id.ts";
-import { loadConversation } from "../workspace/conversation_io.ts";
+import { loadConversationOverview } from "../workspace/conversation_io.ts";
 import {
   type ConversationRef,
   incompleteWarning,
@@ -75,16 +75,12 @@ export async function listConversations(
 }
 
 async function conversationRow(ref: ConversationRef): Promise<ConversationRow> {
-  const { stream, metadata, source } = await loadConversation(ref, {
-    readOnly: true,
-    blocking: true,
-  });
-  const last = stream.entries.at(-1)?.timestamp;
+  const { overview, metadata, source } = await loadConversationOverview(ref);
   return {
     id: formatConversationId(ref.id),
     title: metadata.title ?? null,
-    turns: stream.turns().length,
-    last_activity: last ?? metadata.lastActivatedAt,
+    turns: overview.turns,
+    last_activity: overview.lastTimestamp ?? metadata.lastActivatedAt,
     last_activated_at: metadata.lastActivatedAt,
     roots: ref.copies.flatMap((copy) =>
       copy.root === undefined ? [] : [copy.root.kind]

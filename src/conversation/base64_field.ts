@@ -35,7 +35,7 @@ export function decodeBase64Text(text: string): string | undefined {
  * @returns `true` when it decodes only with the URL-safe alphabet.
  */
 export function isUrlSafeBase64Text(text: string): boolean {
-  return decode(text, "base64") === undefined &&
+  return !isBase64OfUtf8(text) &&
     decode(text, "base64url") !== undefined;
 }
 
@@ -83,7 +83,7 @@ export function undecodableLeaves(value: unknown): string[] {
   const found: string[] = [];
   const visit = (node: unknown) => {
     if (typeof node === "string") {
-      if (decodeBase64Text(node) === undefined) found.push(node);
+      if (!isBase64OfUtf8(node)) found.push(node);
     } else if (Array.isArray(node)) {
       node.forEach(visit);
     } else if (node !== null && typeof node === "object") {
@@ -92,6 +92,112 @@ export function undecodableLeaves(value: unknown): string[] {
   };
   visit(value);
   return found;
+}
+
+/**
+ * Tells whether jp decodes a string: strict, padded standard base64 (unused
+ * bits zero, no whitespace) of valid UTF-8. The same answer as
+ * {@linkcode decodeBase64Text}, without building the bytes or the text: a
+ * pattern proves the usual case (base64 of ASCII) natively, and a loop over
+ * the characters decides the rest.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isBase64OfUtf8 } from "./base64_field.ts";
+ * assert.ok(isBase64OfUtf8("w6k=")); // "é"
+ * assert.ok(!isBase64OfUtf8("wA==")); // a lone 0xC0 byte is not UTF-8
+ * assert.ok(!isBase64OfUtf8("Zm9"));
+ * ```
+ *
+ * @param text The string as stored.
+ * @returns `true` when jp would decode it.
+ */
+export function isBase64OfUtf8(text: string): boolean {
+  return BASE64_OF_ASCII.test(text) || decodesToUtf8(text);
+}
+
+/**
+ * Base64 whose bytes are all below 0x80 (so valid UTF-8). A byte's top bit is
+ * bit 5 of a group's first character, bit 3 of its second, bit 1 of its
+ * third; the classes hold the characters with that bit clear. A padded end
+ * also needs its unused bits clear.
+ */
+const BASE64_OF_ASCII =
+  /^(?:[A-Za-f][A-HQ-Xg-nw-z0-3][ABEFIJMNQRUVYZcdghklopstwx014589][A-Za-z0-9+/])*(?:[A-Za-f][AQgw]==|[A-Za-f][A-HQ-Xg-nw-z0-3][AEIMQUYcgkosw048]=)?$/;
+
+const SEXTETS = (() => {
+  const table = new Int8Array(128).fill(-1);
+  const alphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (let i = 0; i < alphabet.length; i++) table[alphabet.charCodeAt(i)] = i;
+  return table;
+})();
+
+const PAD = 61; // "="
+
+function sextetAt(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  return code < 128 ? SEXTETS[code]! : -1;
+}
+
+/** The exact check, one group of four characters at a time (RFC 3629 UTF-8). */
+function decodesToUtf8(text: string): boolean {
+  const length = text.length;
+  if (length % 4 !== 0) return false;
+  let pending = 0; // continuation bytes the current character still needs
+  let lower = 0x80;
+  let upper = 0xbf;
+  for (let i = 0; i < length; i += 4) {
+    const last = i + 4 === length;
+    const a = sextetAt(text, i);
+    const b = sextetAt(text, i + 1);
+    if (a < 0 || b < 0) return false;
+    let c = 0;
+    let d = 0;
+    let bytes = 3;
+    if (last && text.charCodeAt(i + 2) === PAD) {
+      if (text.charCodeAt(i + 3) !== PAD || (b & 0x0f) !== 0) return false;
+      bytes = 1;
+    } else {
+      c = sextetAt(text, i + 2);
+      if (c < 0) return false;
+      if (last && text.charCodeAt(i + 3) === PAD) {
+        if ((c & 0x03) !== 0) return false;
+        bytes = 2;
+      } else {
+        d = sextetAt(text, i + 3);
+        if (d < 0) return false;
+      }
+    }
+    const group = (a << 18) | (b << 12) | (c << 6) | d;
+    for (let k = 0; k < bytes; k++) {
+      const byte = (group >> (16 - 8 * k)) & 0xff;
+      if (pending > 0) {
+        if (byte < lower || byte > upper) return false;
+        lower = 0x80;
+        upper = 0xbf;
+        pending--;
+      } else if (byte >= 0x80) {
+        // Lead bytes, with the ranges that rule out overlong forms,
+        // surrogates and code points past U+10FFFF.
+        if (byte >= 0xc2 && byte <= 0xdf) {
+          pending = 1;
+        } else if (byte >= 0xe0 && byte <= 0xef) {
+          pending = 2;
+          if (byte === 0xe0) lower = 0xa0;
+          if (byte === 0xed) upper = 0x9f;
+        } else if (byte >= 0xf0 && byte <= 0xf4) {
+          pending = 3;
+          if (byte === 0xf0) lower = 0x90;
+          if (byte === 0xf4) upper = 0x8f;
+        } else {
+          return false;
+        }
+      }
+    }
+  }
+  return pending === 0;
 }
 
 function decode(

@@ -174,7 +174,10 @@ export function entryFieldProblems(entry: Entry): string[] {
   }
   const data = entry.data();
   // The entry object itself is the second level of the file.
-  if (nestedDeeperThan(data, MAX_DEPTH - 2)) {
+  if (
+    openingBracketsExceed(entry.text, MAX_DEPTH - 2) &&
+    nestedDeeperThan(data, MAX_DEPTH - 2)
+  ) {
     problems.push(
       `is nested deeper than ${MAX_DEPTH} levels, which jp's JSON reader refuses`,
     );
@@ -197,6 +200,25 @@ export function entryFieldProblems(entry: Entry): string[] {
     );
   }
   return problems;
+}
+
+/**
+ * Whether a text holds more than `limit` opening brackets (in strings too):
+ * without that many, nothing in it can nest deeper than `limit`. Native
+ * searches, cheaper than walking the parsed value.
+ */
+function openingBracketsExceed(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ["{", "["]) {
+    for (
+      let at = text.indexOf(bracket);
+      at >= 0;
+      at = text.indexOf(bracket, at + 1)
+    ) {
+      if (++count > limit) return true;
+    }
+  }
+  return false;
 }
 
 /** Whether a value nests arrays and objects deeper than `limit` (without recursion). */

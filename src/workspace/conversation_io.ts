@@ -18,6 +18,10 @@
 import { dirname, join } from "./path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
+import {
+  eventsOverview,
+  type EventsOverview,
+} from "../conversation/events_overview.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import type { ConversationCopy, ConversationRef } from "./conversation_ref.ts";
@@ -139,6 +143,35 @@ export async function loadConversation(
     {},
 ): Promise<LoadedConversation> {
   return (await load(ref, options))!;
+}
+
+/**
+ * What a listing shows of a conversation: its events' overview (turns, last
+ * event) and its metadata, read with blocking reads and without building the
+ * event stream.
+ *
+ * @param ref The conversation.
+ * @returns The copy the events were read from, the overview and the metadata.
+ * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
+ */
+export async function loadConversationOverview(
+  ref: ConversationRef,
+): Promise<{
+  source: ConversationCopy;
+  overview: EventsOverview;
+  metadata: ConversationMetadata;
+}> {
+  const source = await newestCopy(ref.copies, [
+    "events.json",
+    "base_config.json",
+  ]);
+  const overview = await readWith(
+    join(source.dir, "events.json"),
+    eventsOverview,
+    { blocking: true },
+  );
+  const metadata = await loadMetadata(ref, { blocking: true });
+  return { source, overview, metadata };
 }
 
 /** How {@linkcode loadConversation} reads (its options, named once). */

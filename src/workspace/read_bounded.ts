@@ -107,15 +107,10 @@ export function readRegularFileSync(
 ): Uint8Array {
   const info = Deno.statSync(path);
   checkReadable(path, info, limit);
-  using file = Deno.openSync(path, { read: true });
-  const bytes = new Uint8Array(info.size);
-  let filled = 0;
-  while (filled < bytes.length) {
-    const read = file.readSync(bytes.subarray(filled));
-    if (read === null) break;
-    filled += read;
-  }
-  return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  // One operation opens, reads and closes.
+  const bytes = Deno.readFileSync(path);
+  // A file that grew while it was read is cut at the size it had.
+  return bytes.length > info.size ? bytes.subarray(0, info.size) : bytes;
 }
 
 function checkReadable(path: string, info: Deno.FileInfo, limit: number): void {

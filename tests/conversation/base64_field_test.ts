@@ -3,6 +3,7 @@ import {
   decodeBase64Leaves,
   decodeBase64Text,
   encodeBase64Text,
+  isBase64OfUtf8,
   isUrlSafeBase64Text,
   undecodableLeaves,
 } from "../../src/conversation/base64_field.ts";
@@ -61,4 +62,56 @@ Deno.test("decodeBase64Leaves() and undecodableLeaves() walk every string leaf",
     nested: { "10": "ten", "2": "Zh==" },
   });
   assert.deepEqual(undecodableLeaves(stored), ["not base64!", "Zh=="]);
+});
+
+Deno.test("isBase64OfUtf8() answers as the decoder does, on every kind of string", () => {
+  // A fixed pseudo-random sequence (the same strings on every run).
+  let seed = 0x2545f491;
+  const next = (below: number) => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) % below;
+  };
+  // Bytes that make up ASCII, two- to four-byte characters, overlong forms,
+  // surrogates, code points past U+10FFFF and stray continuation bytes.
+  const interesting = [
+    0x00, 0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xc3, 0xa9, 0xdf, 0xe0, 0xa0,
+    0xe2, 0x82, 0xac, 0xed, 0x9f, 0xee, 0xef, 0xf0, 0x90, 0x9f, 0x98, 0xf4,
+    0x8f, 0xf5, 0xff,
+  ];
+  const characters =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \n!é";
+  const cases: string[] = [];
+  for (let n = 0; n < 20_000; n++) {
+    const bytes = Uint8Array.from(
+      { length: next(10) },
+      () => n % 2 === 0 ? interesting[next(interesting.length)]! : next(256),
+    );
+    let text = bytes.toBase64();
+    if (n % 5 === 0 && text.length > 0) {
+      const at = next(text.length);
+      text = text.slice(0, at) + characters[next(characters.length)] +
+        text.slice(at + 1);
+    }
+    cases.push(text);
+    cases.push(
+      Array.from({ length: next(13) }, () => characters[next(64)]).join(""),
+    );
+  }
+  // Every pair of characters in each place of a group, padded or not.
+  for (const first of characters.slice(0, 64)) {
+    for (const second of characters.slice(0, 64)) {
+      const pair = first + second;
+      cases.push(`${pair}==`, `A${pair}=`, `${pair}AA`, `A${pair}A`);
+    }
+  }
+  let valid = 0;
+  for (const text of cases) {
+    const decodes = decodeBase64Text(text) !== undefined;
+    assert.equal(isBase64OfUtf8(text), decodes, JSON.stringify(text));
+    if (decodes) valid++;
+  }
+  // Both answers are well represented.
+  assert.ok(valid > 5_000 && valid < cases.length - 5_000, String(valid));
 });
