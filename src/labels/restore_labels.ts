@@ -112,8 +112,14 @@ export async function restoreLabels(
     );
     if (id === undefined) continue;
     report.restored.push({ id, index: turn.index, summary: entry.summary });
-    Object.assign(entry, { event_id: id, index: turn.index, written: true });
-    changed = true;
+    // Restored as before (the same id, the same place) after each of jp's
+    // saves: the record stays as it is and is not written again.
+    if (
+      entry.event_id !== id || entry.index !== turn.index || !entry.written
+    ) {
+      Object.assign(entry, { event_id: id, index: turn.index, written: true });
+      changed = true;
+    }
   }
   if (changed) {
     await recorder.store.update(identity, (stored) => {

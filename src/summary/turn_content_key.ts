@@ -9,7 +9,7 @@
  */
 
 import type { Turn } from "../conversation/turn.ts";
-import { sha256HexOfParts } from "../workspace/sha256.ts";
+import { sha256Hex } from "../workspace/sha256.ts";
 
 /**
  * The content key of a turn.
@@ -58,7 +58,7 @@ export function turnContentKey(turn: Turn): string {
     );
   }
   // Synchronous: a listing of 50,000 turns awaits nothing per turn.
-  return sha256HexOfParts(parts);
+  return sha256Hex(parts.join(""));
 }
 
 /** The entry's own `event_id` member (jp writes it first) and what follows it up to the next key. */

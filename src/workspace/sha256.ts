@@ -18,7 +18,10 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 const NATIVE_FROM = 200;
 
 const encoder = new TextEncoder();
-let native: ((parts: readonly string[]) => Uint8Array) | undefined;
+/** The native implementation, once loaded. */
+let native:
+  | { hex(text: string): string; bytes(text: string): Uint8Array }
+  | undefined;
 
 /**
  * Hashes text.
@@ -36,7 +39,9 @@ let native: ((parts: readonly string[]) => Uint8Array) | undefined;
  * @returns 64 lowercase hex digits.
  */
 export function sha256Hex(text: string): string {
-  return bytesToHex(sha256Bytes(text));
+  return native === undefined
+    ? bytesToHex(sha256(encoder.encode(text)))
+    : native.hex(text);
 }
 
 /**
@@ -46,20 +51,9 @@ export function sha256Hex(text: string): string {
  * @returns The 32 bytes of the digest.
  */
 export function sha256Bytes(text: string): Uint8Array {
-  return native === undefined ? sha256(encoder.encode(text)) : native([text]);
-}
-
-/**
- * Hashes the concatenation of several texts without building it.
- *
- * @param parts The texts, in order.
- * @returns 64 lowercase hex digits (as {@linkcode sha256Hex} of `parts.join("")`).
- */
-export function sha256HexOfParts(parts: readonly string[]): string {
-  if (native !== undefined) return bytesToHex(native(parts));
-  const hash = sha256.create();
-  for (const part of parts) hash.update(encoder.encode(part));
-  return bytesToHex(hash.digest());
+  return native === undefined
+    ? sha256(encoder.encode(text))
+    : native.bytes(text);
 }
 
 /**
@@ -71,9 +65,10 @@ export function sha256HexOfParts(parts: readonly string[]): string {
 export async function fastHashingFor(count: number): Promise<void> {
   if (native !== undefined || count < NATIVE_FROM) return;
   const { createHash } = await import("node:crypto");
-  native = (parts) => {
-    const hash = createHash("sha256");
-    for (const part of parts) hash.update(part);
-    return new Uint8Array(hash.digest());
+  // One call in and one out per hash: each crossing costs more than
+  // hashing a turn.
+  native = {
+    hex: (text) => createHash("sha256").update(text).digest("hex"),
+    bytes: (text) => new Uint8Array(createHash("sha256").update(text).digest()),
   };
 }
