@@ -20,7 +20,7 @@ import {
   jpConfigFiles,
   storedConfigWarnings,
 } from "../config/jp_config_files.ts";
-import { type ConfigFixReport, fixConfigFiles } from "./fix_config.ts";
+import type { ConfigFixReport } from "./fix_config.ts";
 import { trackedLockFiles } from "../workspace/tracked_locks.ts";
 import { currentWorkspace, type Session } from "./session.ts";
 
@@ -52,8 +52,12 @@ export async function checkPaths(
   paths: string[],
   options: { fix?: boolean } = {},
 ): Promise<CheckReport> {
+  // Loaded only for --fix (its TOML editing is no part of a check).
   const fix = options.fix
-    ? await fixConfigFiles((await currentWorkspace(session)).root, session.cwd)
+    ? await (await import("./fix_config.ts")).fixConfigFiles(
+      (await currentWorkspace(session)).root,
+      session.cwd,
+    )
     : undefined;
   const roots = paths.length > 0
     ? paths.map((path) => resolve(session.cwd, path))
@@ -62,8 +66,11 @@ export async function checkPaths(
   const configFiles: ConfigFileCheck[] = [];
   const warnings: string[] = [];
   // git runs beside the checks: its start-up is off the run's critical path.
+  // Without a .jp/locks directory git tracks no lock file there (a clone
+  // has the directory exactly when it tracks something in it), and git is
+  // not started (its start-up is a good part of a small check's).
   const trackedLocks = roots.map(async (root) =>
-    isDirectory(join(root, ".jp"))
+    isDirectory(join(root, ".jp", "locks"))
       ? { root, tracked: await trackedLockFiles(root) }
       : { root, tracked: [] }
   );

@@ -67,9 +67,10 @@ export async function effectiveConfig(
   files?: ConfigFileCache,
 ): Promise<LoadedConfig> {
   // Loaded on first use: listing turns of a named conversation reads no config.
-  const { loadConfig, readBaseConfig } = await import(
-    "../config/load_config.ts"
-  );
+  const [{ loadConfig }, { readBaseConfig }] = await Promise.all([
+    import("../config/load_config.ts"),
+    import("../config/config_file.ts"),
+  ]);
   const loaded = await loadConfig({
     env: session.env,
     envVariables: session.envVariables,

@@ -253,3 +253,22 @@ function globToRegExp(pattern: string): RegExp {
   }
   return new RegExp(`^${source}$`);
 }
+
+/**
+ * Reads a conversation's `base_config.json` when it exists.
+ *
+ * @param dir The conversation directory.
+ * @returns Its values, or `undefined` for the legacy layout.
+ * @throws {ConfigFileError} When the file is not valid JSON.
+ */
+export async function readBaseConfig(
+  dir: string,
+): Promise<ConfigTable | undefined> {
+  const path = join(dir, "base_config.json");
+  try {
+    await Deno.stat(path);
+  } catch {
+    return undefined;
+  }
+  return await parseConfigFile(path);
+}

@@ -10,6 +10,7 @@ import { join } from "../workspace/path.ts";
 import {
   CONFIG_EXTENSIONS,
   findConfigFile,
+  readBaseConfig,
   readConfigFile,
 } from "./config_file.ts";
 import { readEvent } from "../conversation/events.ts";
@@ -17,7 +18,6 @@ import { ConversationStream } from "../conversation/stream.ts";
 import { isThereButNoFile } from "../workspace/fs_probe.ts";
 import { readRegularFile } from "../workspace/read_bounded.ts";
 import { keysJpRejects } from "./jp_known_keys.ts";
-import { readBaseConfig } from "./load_config.ts";
 
 /** What checking one config file found. */
 export interface ConfigFileCheck {

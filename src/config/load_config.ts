@@ -23,7 +23,6 @@ import type { ConfigFileCache } from "./config_file_cache.ts";
 import {
   ConfigFileError,
   findConfigFile,
-  parseConfigFile,
   readConfigFile,
 } from "./config_file.ts";
 import { type ConfigTable, ConfigTree, getPath } from "./config_tree.ts";
@@ -532,23 +531,4 @@ function unsetPath(values: ConfigTable, path: string[]): void {
     table = table[segment];
   }
   if (isPlainObject(table)) delete table[path.at(-1)!];
-}
-
-/**
- * Reads a conversation's `base_config.json` when it exists.
- *
- * @param dir The conversation directory.
- * @returns Its values, or `undefined` for the legacy layout.
- * @throws {ConfigFileError} When the file is not valid JSON.
- */
-export async function readBaseConfig(
-  dir: string,
-): Promise<ConfigTable | undefined> {
-  const path = join(dir, "base_config.json");
-  try {
-    await Deno.stat(path);
-  } catch {
-    return undefined;
-  }
-  return await parseConfigFile(path);
 }

@@ -8,7 +8,7 @@ import { parseJsonOrdered } from "../conversation/json_parse.ts";
 import { isJsonObject } from "../conversation/json_value.ts";
 import { isDirectory, isFile } from "./fs_probe.ts";
 import { readRegularFileSync } from "./read_bounded.ts";
-import { strayTempFiles } from "./conversation_io.ts";
+import { strayTempFiles } from "./stray_temp_files.ts";
 
 /** The result of checking one conversation directory. */
 export interface ConversationCheck {

@@ -19,11 +19,12 @@ import { dirname, join } from "./path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
 import {
-  eventsOverview,
   type EventsOverview,
+  eventsOverview,
 } from "../conversation/events_overview.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
+import { strayTempFiles } from "./stray_temp_files.ts";
 import type { ConversationCopy, ConversationRef } from "./conversation_ref.ts";
 import {
   maxSmallFileBytes,
@@ -98,27 +99,6 @@ export async function removeStrayTempFiles(
     }
   }
   return removed;
-}
-
-/**
- * The temporary files an interrupted write left in a directory.
- *
- * @param dir A conversation directory.
- * @returns Their paths, sorted.
- */
-export function strayTempFiles(dir: string): string[] {
-  const found: string[] = [];
-  try {
-    // One small directory: a blocking listing costs less than an awaited one.
-    for (const item of Deno.readDirSync(dir)) {
-      if (item.isFile && item.name.endsWith(".tmp")) {
-        found.push(join(dir, item.name));
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return found.sort();
 }
 
 /**

@@ -2,7 +2,7 @@ import { JptError } from "../errors/jpt_error.ts";
 import { join, resolve } from "./path.ts";
 import { idFromDirName } from "./conversation_id.ts";
 import { exists, isDirectory } from "./fs_probe.ts";
-import { readRegularFile } from "./read_bounded.ts";
+import { readRegularFileSync } from "./read_bounded.ts";
 import { appDataDir, type EnvReader } from "./user_dirs.ts";
 
 /** Name of jp's workspace directory. */
@@ -59,18 +59,29 @@ export class Workspace {
    * @returns The workspace.
    * @throws {WorkspaceNotFoundError} When `root/.jp` is not a directory.
    */
-  static async open(
+  static open(
     root: string,
     env: EnvReader = Deno.env.get,
   ): Promise<Workspace> {
+    // The probes block (microseconds each at start-up); the promise stays
+    // for callers.
+    try {
+      return Promise.resolve(Workspace.#openNow(root, env));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** {@linkcode Workspace.open}, with blocking probes and reads. */
+  static #openNow(root: string, env: EnvReader): Workspace {
     const absolute = resolve(root);
     if (!isDirectory(join(absolute, STORAGE_DIR))) {
       throw new WorkspaceNotFoundError(absolute);
     }
-    const id = await readWorkspaceId(join(absolute, STORAGE_DIR, ".id"));
+    const id = readWorkspaceId(join(absolute, STORAGE_DIR, ".id"));
     const userDir = id === undefined
       ? undefined
-      : await findSilo(userDataDir(env), id);
+      : findSilo(userDataDir(env), id);
     return new Workspace(absolute, id, userDir);
   }
 
@@ -83,18 +94,20 @@ export class Workspace {
    * @returns The workspace.
    * @throws {WorkspaceNotFoundError} When no parent has a `.jp` directory.
    */
-  static async find(
+  static find(
     from: string,
     env: EnvReader = Deno.env.get,
   ): Promise<Workspace> {
-    let dir = resolve(from);
-    while (true) {
-      if (isDirectory(join(dir, STORAGE_DIR))) {
-        return await Workspace.open(dir, env);
+    try {
+      let dir = resolve(from);
+      while (!isDirectory(join(dir, STORAGE_DIR))) {
+        const parent = resolve(dir, "..");
+        if (parent === dir) throw new WorkspaceNotFoundError(resolve(from));
+        dir = parent;
       }
-      const parent = resolve(dir, "..");
-      if (parent === dir) throw new WorkspaceNotFoundError(resolve(from));
-      dir = parent;
+      return Promise.resolve(Workspace.#openNow(dir, env));
+    } catch (error) {
+      return Promise.reject(error);
     }
   }
 
@@ -177,14 +190,16 @@ export function userDataDir(env: EnvReader = Deno.env.get): string | undefined {
   return appDataDir(env, "jp", "JP_USER_DATA_DIR");
 }
 
-async function findSilo(
+function findSilo(
   dataDir: string | undefined,
   workspaceId: string,
-): Promise<string | undefined> {
+): string | undefined {
   if (dataDir === undefined) return undefined;
   const base = join(dataDir, "workspace");
   try {
-    for await (const item of Deno.readDir(base)) {
+    // Blocking, as every probe at start-up: an awaited listing costs a
+    // round trip to the I/O threads, more than the listing itself.
+    for (const item of Deno.readDirSync(base)) {
       if (!item.isDirectory) continue;
       if (item.name === workspaceId || item.name.endsWith(`-${workspaceId}`)) {
         return join(base, item.name);
@@ -199,9 +214,9 @@ async function findSilo(
 /** jp writes 5 characters of `[0-9a-z]`; jpt accepts any short run of safe characters, never a path. */
 const WORKSPACE_ID = /^[0-9A-Za-z_-]{1,64}$/;
 
-async function readWorkspaceId(path: string): Promise<string | undefined> {
+function readWorkspaceId(path: string): string | undefined {
   try {
-    const text = new TextDecoder().decode(await readRegularFile(path, 4096));
+    const text = new TextDecoder().decode(readRegularFileSync(path, 4096));
     const id = text.split("\n").map((line) => line.trim()).filter((line) =>
       line !== ""
     ).at(-1);
