@@ -43,6 +43,7 @@
 import { fastHashingFor, sha256Hex } from "../workspace/sha256.ts";
 import { join } from "../workspace/path.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
+import { exists } from "../workspace/fs_probe.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock } from "../workspace/lock.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
@@ -273,7 +274,9 @@ export class LabelStore {
     }
     let text: string;
     try {
-      text = await Deno.readTextFile(path);
+      // Blocking: a record is small, and an awaited read costs a round trip
+      // to the I/O threads (a backfill reads several per conversation).
+      text = Deno.readTextFileSync(path);
     } catch {
       return new LabelRecord();
     }
@@ -309,7 +312,7 @@ export class LabelStore {
         { pollMs: 20 },
       );
       try {
-        const existed = await Deno.stat(path).then(() => true, () => false);
+        const existed = exists(path);
         const record = await this.read(conversation);
         change(record);
         await writeFileAtomic(

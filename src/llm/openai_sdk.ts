@@ -9,6 +9,8 @@
 import type OpenAI from "openai";
 
 let sdk: typeof OpenAI | undefined;
+/** The import under way: callers that arrive meanwhile share it. */
+let loading: Promise<typeof OpenAI> | undefined;
 
 /**
  * Loads the SDK once.
@@ -16,8 +18,10 @@ let sdk: typeof OpenAI | undefined;
  * @returns The SDK's `OpenAI` class (its error classes hang off it).
  */
 export async function loadOpenAi(): Promise<typeof OpenAI> {
-  sdk ??= (await import("openai")).default;
-  return sdk;
+  // One import for all: 32 jobs starting at once would otherwise each have
+  // the SDK's files read again.
+  loading ??= import("openai").then((module) => sdk = module.default);
+  return await loading;
 }
 
 /**

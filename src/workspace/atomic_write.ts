@@ -50,42 +50,108 @@ export async function writeFileAtomic(
   options: { within?: string | undefined } = {},
 ): Promise<boolean> {
   const pieces = content instanceof Uint8Array ? [content] : content;
+  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  // Small files (metadata, label records, most conversations) are written
+  // with blocking calls: each awaited one is a round trip to the I/O
+  // threads, which costs more than the call. Large ones leave the event
+  // loop free (progress, other jobs) while they are written.
+  const fs = size <= BLOCKING_BYTES ? BLOCKING : AWAITED;
   // A symbolic link is written through: the file it names is replaced and
   // the link stays a link.
-  path = await writeTarget(path, options.within);
-  if (await hasContent(path, pieces)) return false;
-  const mode = await Deno.stat(path).then(
-    (info) => info.mode === null ? 0o644 : info.mode & 0o7777,
-    () => 0o644,
-  );
+  path = await targetOf(fs, path, options.within);
+  const info = await fs.stat(path).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  });
+  if (info !== undefined && info.size === size) {
+    if (startsWithPieces(await fs.readFile(path), pieces)) return false;
+  }
+  const mode = info?.mode == null ? 0o644 : info.mode & 0o7777;
   const suffix = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
   // jp's start-up validation removes stray `*.tmp` files in conversation directories.
   const temporary = `${path}.${suffix}.tmp`;
   try {
-    const file = await Deno.open(temporary, {
-      write: true,
-      createNew: true,
-      mode,
-    });
-    // The umask may have narrowed it: the old file's bits, exactly.
-    if (Deno.build.os !== "windows") await Deno.chmod(temporary, mode);
-    try {
-      for (const chunk of chunked(pieces)) {
-        let written = 0;
-        while (written < chunk.length) {
-          written += await file.write(chunk.subarray(written));
-        }
-      }
-    } finally {
-      file.close();
-    }
-    await Deno.rename(temporary, path);
+    await fs.writeNew(temporary, mode, chunked(pieces));
+    await fs.rename(temporary, path);
   } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
+    await fs.remove(temporary).catch(() => {});
     throw error;
   }
   return true;
 }
+
+/** Up to this many bytes, a write uses blocking calls. */
+const BLOCKING_BYTES = 1 << 20;
+
+/** The file system calls a write makes, blocking or awaited. */
+interface FileCalls {
+  lstat(path: string): Promise<Deno.FileInfo>;
+  stat(path: string): Promise<Deno.FileInfo>;
+  realPath(path: string): Promise<string>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Creates `path` (it must not exist) with `mode` and writes the chunks. */
+  writeNew(
+    path: string,
+    mode: number,
+    chunks: Iterable<Uint8Array>,
+  ): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string): Promise<void>;
+}
+
+/** A blocking call as a promise: its errors arrive as rejections, as the awaited calls' do. */
+function settled<A extends unknown[], T>(
+  call: (...args: A) => T,
+): (...args: A) => Promise<T> {
+  return (...args) => {
+    try {
+      return Promise.resolve(call(...args));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+}
+
+const BLOCKING: FileCalls = {
+  lstat: settled(Deno.lstatSync),
+  stat: settled(Deno.statSync),
+  realPath: settled((path: string) => Deno.realPathSync(path)),
+  readFile: settled((path: string) => Deno.readFileSync(path)),
+  writeNew: settled(
+    (path: string, mode: number, chunks: Iterable<Uint8Array>) => {
+      using file = Deno.openSync(path, { write: true, createNew: true, mode });
+      // The umask may have narrowed it: the old file's bits, exactly.
+      if (Deno.build.os !== "windows") Deno.chmodSync(path, mode);
+      for (const chunk of chunks) {
+        let written = 0;
+        while (written < chunk.length) {
+          written += file.writeSync(chunk.subarray(written));
+        }
+      }
+    },
+  ),
+  rename: settled(Deno.renameSync),
+  remove: settled((path: string) => Deno.removeSync(path)),
+};
+
+const AWAITED: FileCalls = {
+  lstat: Deno.lstat,
+  stat: Deno.stat,
+  realPath: Deno.realPath,
+  readFile: (path) => Deno.readFile(path),
+  writeNew: async (path, mode, chunks) => {
+    using file = await Deno.open(path, { write: true, createNew: true, mode });
+    if (Deno.build.os !== "windows") await Deno.chmod(path, mode);
+    for (const chunk of chunks) {
+      let written = 0;
+      while (written < chunk.length) {
+        written += await file.write(chunk.subarray(written));
+      }
+    }
+  },
+  rename: Deno.rename,
+  remove: (path) => Deno.remove(path),
+};
 
 /** Small pieces are gathered up to this size before a write (one system call each). */
 const CHUNK_BYTES = 1 << 20;
@@ -139,9 +205,17 @@ export async function writeTarget(
   path: string,
   within?: string,
 ): Promise<string> {
-  const target = await linkTarget(path);
+  return await targetOf(AWAITED, path, within);
+}
+
+async function targetOf(
+  fs: FileCalls,
+  path: string,
+  within: string | undefined,
+): Promise<string> {
+  const target = await linkTarget(fs, path);
   if (target === path || within === undefined) return target;
-  const root = await Deno.realPath(within).catch(() => within);
+  const root = await fs.realPath(within).catch(() => within);
   const inside = relative(root, target);
   if (inside.startsWith("..") || isAbsolute(inside)) {
     throw new OutsideWriteError(path, target, root);
@@ -150,36 +224,27 @@ export async function writeTarget(
 }
 
 /** The file a path names, following symbolic links; the path itself when it is not a link or does not exist. */
-async function linkTarget(path: string): Promise<string> {
+async function linkTarget(fs: FileCalls, path: string): Promise<string> {
   try {
-    if (!(await Deno.lstat(path)).isSymlink) return path;
+    if (!(await fs.lstat(path)).isSymlink) return path;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return path;
     throw error;
   }
-  return await Deno.realPath(path);
+  return await fs.realPath(path);
 }
 
-async function hasContent(
-  path: string,
+/** Whether a file's bytes are the pieces, one after another (sizes already equal). */
+function startsWithPieces(
+  current: Uint8Array,
   pieces: readonly Uint8Array[],
-): Promise<boolean> {
-  try {
-    const stat = await Deno.stat(path);
-    if (stat.size !== pieces.reduce((sum, piece) => sum + piece.length, 0)) {
+): boolean {
+  let offset = 0;
+  for (const piece of pieces) {
+    if (!sameBytes(current.subarray(offset, offset + piece.length), piece)) {
       return false;
     }
-    const current = await Deno.readFile(path);
-    let offset = 0;
-    for (const piece of pieces) {
-      if (!sameBytes(current.subarray(offset, offset + piece.length), piece)) {
-        return false;
-      }
-      offset += piece.length;
-    }
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
+    offset += piece.length;
   }
+  return true;
 }

@@ -93,9 +93,9 @@ export class ConversationLock {
       acquired_at: new Date().toISOString().replace("Z", "+00:00"),
       holder: JPT_HOLDER,
     });
-    await file.truncate(0);
-    await file.seek(0, Deno.SeekMode.Start);
-    await file.write(new TextEncoder().encode(info));
+    file.truncateSync(0);
+    file.seekSync(0, Deno.SeekMode.Start);
+    file.writeSync(new TextEncoder().encode(info));
     return new ConversationLock(path, file);
   }
 
@@ -136,16 +136,17 @@ export class ConversationLock {
    * @param path The lock file.
    * @returns `true` when the file exists and its lock is held.
    */
-  static async isHeld(path: string): Promise<boolean> {
+  static isHeld(path: string): Promise<boolean> {
     let file: Deno.FsFile;
     try {
-      file = await Deno.open(path, { read: true, write: true });
+      file = Deno.openSync(path, { read: true, write: true });
     } catch {
-      return false;
+      return Promise.resolve(false);
     }
     try {
-      const acquired = await file.tryLock(true);
-      return !acquired;
+      return Promise.resolve(!file.tryLockSync(true));
+    } catch (error) {
+      return Promise.reject(error);
     } finally {
       file.close();
     }
@@ -180,12 +181,12 @@ const UNLINK_WAIT_MS = 500;
  * (released jp, which deletes its lock file after closing it). An empty
  * file was just created: no holder can still delete it.
  */
-async function lastHeldByReleasedJp(
+function lastHeldByReleasedJp(
   file: Deno.FsFile,
-): Promise<{ pid: number | undefined } | undefined> {
+): { pid: number | undefined } | undefined {
   const buffer = new Uint8Array(1024);
-  await file.seek(0, Deno.SeekMode.Start);
-  const read = await file.read(buffer);
+  file.seekSync(0, Deno.SeekMode.Start);
+  const read = file.readSync(buffer);
   if (read === null || read === 0) return undefined;
   const text = new TextDecoder().decode(buffer.subarray(0, read));
   if (text.includes(`"holder":"${JPT_HOLDER}"`)) return undefined;
@@ -194,10 +195,10 @@ async function lastHeldByReleasedJp(
 }
 
 /** Whether a process is alive, where /proc tells; `undefined` where it cannot. */
-async function processAlive(pid: number): Promise<boolean | undefined> {
+function processAlive(pid: number): boolean | undefined {
   if (Deno.build.os !== "linux") return undefined;
   try {
-    await Deno.stat(`/proc/${pid}`);
+    Deno.statSync(`/proc/${pid}`);
     return true;
   } catch (error) {
     return error instanceof Deno.errors.NotFound ? false : undefined;
@@ -217,15 +218,15 @@ async function settleAfterReleasedJp(
   file: Deno.FsFile,
   pid: number | undefined,
 ): Promise<boolean> {
-  const alive = pid === undefined ? undefined : await processAlive(pid);
+  const alive = pid === undefined ? undefined : processAlive(pid);
   if (alive === undefined) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    return await namesSameFile(path, file);
+    return namesSameFile(path, file);
   }
   const until = performance.now() + UNLINK_WAIT_MS;
   for (;;) {
-    if (!await namesSameFile(path, file)) return false;
-    if (!await processAlive(pid!) || performance.now() >= until) return true;
+    if (!namesSameFile(path, file)) return false;
+    if (!processAlive(pid!) || performance.now() >= until) return true;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -241,14 +242,16 @@ const MAX_ATTEMPTS = 20;
  * @throws {LockHeldError} When another process holds the lock.
  */
 async function lockPathOnce(path: string): Promise<Deno.FsFile | undefined> {
-  const file = await Deno.open(path, { read: true, write: true, create: true });
+  // Blocking calls (tryLock does not wait): each is microseconds, and a
+  // backfill takes several locks per conversation.
+  const file = Deno.openSync(path, { read: true, write: true, create: true });
   let keep = false;
   try {
-    if (!await file.tryLock(true)) {
-      throw new LockHeldError(path, await readHolder(path));
+    if (!file.tryLockSync(true)) {
+      throw new LockHeldError(path, readHolder(path));
     }
-    keep = await namesSameFile(path, file);
-    const released = keep ? await lastHeldByReleasedJp(file) : undefined;
+    keep = namesSameFile(path, file);
+    const released = keep ? lastHeldByReleasedJp(file) : undefined;
     if (released !== undefined) {
       // Released jp deletes its lock file right after closing it: if that is
       // about to happen to the file just locked, wait for it and start over.
@@ -261,25 +264,22 @@ async function lockPathOnce(path: string): Promise<Deno.FsFile | undefined> {
 }
 
 /** Whether `path` is still the file behind `file` (no device/inode identity on Windows: assumed). */
-async function namesSameFile(
-  path: string,
-  file: Deno.FsFile,
-): Promise<boolean> {
+function namesSameFile(path: string, file: Deno.FsFile): boolean {
   let current: Deno.FileInfo;
   try {
-    current = await Deno.stat(path);
+    current = Deno.statSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
-  const held = await file.stat();
+  const held = file.statSync();
   if (held.ino === null || current.ino === null) return true;
   return held.ino === current.ino && held.dev === current.dev;
 }
 
-async function readHolder(path: string): Promise<string | undefined> {
+function readHolder(path: string): string | undefined {
   try {
-    const info = JSON.parse(await Deno.readTextFile(path)) as {
+    const info = JSON.parse(Deno.readTextFileSync(path)) as {
       pid?: unknown;
       acquired_at?: unknown;
     };

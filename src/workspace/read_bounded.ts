@@ -82,13 +82,19 @@ export async function readRegularFile(
 ): Promise<Uint8Array> {
   // The type and size are looked at with a blocking stat (microseconds; an
   // awaited one is a round trip to the I/O threads), then the file is read
-  // in one operation: many reads in flight cost about what blocking reads do.
+  // in one operation: blocking for a small file (the round trip would cost
+  // more than the read), awaited for a large one (the event loop stays free).
   const info = Deno.statSync(path);
   checkReadable(path, info, limit);
-  const bytes = await Deno.readFile(path);
+  const bytes = info.size <= BLOCKING_READ_BYTES
+    ? Deno.readFileSync(path)
+    : await Deno.readFile(path);
   // A file that grew while it was read is cut at the size it had.
   return bytes.length > info.size ? bytes.subarray(0, info.size) : bytes;
 }
+
+/** Up to this size, {@linkcode readRegularFile} reads with a blocking call. */
+const BLOCKING_READ_BYTES = 1 << 20;
 
 /**
  * {@linkcode readRegularFile} with blocking reads: for a pass over many

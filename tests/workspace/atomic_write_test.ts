@@ -53,3 +53,59 @@ Deno.test("writeFileAtomic() fails cleanly into a missing directory", async () =
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("writeFileAtomic() behaves the same for small files (blocking calls) and large ones", async (t) => {
+  // 1 MiB is where the blocking calls end.
+  for (const size of [100, 3 << 20]) {
+    await t.step(`${size} bytes`, async () => {
+      const dir = await Deno.makeTempDir();
+      try {
+        const bytes = new Uint8Array(size).fill(97);
+        const other = new Uint8Array(size).fill(98);
+        // A private file stays private; a new file gets 0644.
+        const path = join(dir, "labels.json");
+        await Deno.writeFile(path, other, { mode: 0o600 });
+        await Deno.chmod(path, 0o600);
+        assert.equal(
+          await writeFileAtomic(path, [
+            bytes.subarray(0, 10),
+            bytes.subarray(10),
+          ]),
+          true,
+        );
+        assert.deepEqual(await Deno.readFile(path), bytes);
+        assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+        assert.equal(await writeFileAtomic(path, bytes), false);
+        const fresh = join(dir, "new.json");
+        assert.equal(await writeFileAtomic(fresh, bytes), true);
+        assert.equal(
+          (await Deno.stat(fresh)).mode! & 0o777,
+          0o644,
+        );
+        // A link inside the confining directory is written through; one
+        // leading outside is refused, and nothing is left behind.
+        const inside = join(dir, "inside");
+        await Deno.mkdir(inside);
+        await Deno.symlink(fresh, join(inside, "link.json"));
+        await assert.rejects(
+          writeFileAtomic(join(inside, "link.json"), other, { within: inside }),
+          /outside/,
+        );
+        assert.equal(
+          await writeFileAtomic(join(inside, "link.json"), other, {
+            within: dir,
+          }),
+          true,
+        );
+        assert.ok((await Deno.lstat(join(inside, "link.json"))).isSymlink);
+        assert.deepEqual(await Deno.readFile(fresh), other);
+        assert.deepEqual(
+          [...Deno.readDirSync(dir)].map((item) => item.name).sort(),
+          ["inside", "labels.json", "new.json"],
+        );
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
