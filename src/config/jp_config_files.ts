@@ -14,6 +14,7 @@ import {
   readConfigFile,
 } from "./config_file.ts";
 import { readEvent } from "../conversation/events.ts";
+import type { Entry } from "../conversation/entry.ts";
 import { ConversationStream } from "../conversation/stream.ts";
 import { isThereButNoFile } from "../workspace/fs_probe.ts";
 import { readRegularFile } from "../workspace/read_bounded.ts";
@@ -90,7 +91,11 @@ export async function checkJpConfigFile(
  */
 export async function storedConfigWarnings(
   dir: string,
-  known: { stream?: ConversationStream; baseConfig?: Uint8Array } = {},
+  known: {
+    stream?: ConversationStream;
+    configDeltas?: Array<{ index: number; entry: Entry }>;
+    baseConfig?: Uint8Array;
+  } = {},
 ): Promise<string[]> {
   const warnings: string[] = [];
   const note =
@@ -105,23 +110,31 @@ export async function storedConfigWarnings(
   } catch {
     // An unreadable base_config.json is reported by the conversation check.
   }
-  let stream: ConversationStream;
+  let deltas: Array<{ index: number; entry: Entry }>;
   try {
-    stream = known.stream ?? ConversationStream.parse(
-      await readRegularFile(join(dir, "events.json")),
-    );
+    deltas = known.configDeltas ??
+      (known.stream ?? ConversationStream.parse(
+        await readRegularFile(join(dir, "events.json")),
+      )).entries.flatMap((entry, index) =>
+        entry.type === "config_delta" ? [{ index, entry }] : []
+      );
   } catch {
     return warnings; // reported by the conversation check
   }
-  stream.entries.forEach((entry, index) => {
-    if (entry.type !== "config_delta") return;
-    const event = readEvent(entry);
-    if (event?.type !== "config_delta") return;
+  for (const { index, entry } of deltas) {
+    // An entry jp cannot read is reported by the conversation check.
+    let event;
+    try {
+      event = readEvent(entry);
+    } catch {
+      continue;
+    }
+    if (event?.type !== "config_delta") continue;
     for (const key of keysJpRejects(event.delta)) {
       warnings.push(
         `events.json: entry ${index} (config_delta): ${key} is unknown to jp: ${note}`,
       );
     }
-  });
+  }
   return warnings;
 }

@@ -1,13 +1,19 @@
 import { basename, join } from "./path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { isValidTimestamp } from "../conversation/timestamp.ts";
-import { validateEvents } from "../conversation/validate_events.ts";
+import {
+  validateEvents,
+  type ValidateEventsOptions,
+  type ValidationReport,
+} from "../conversation/validate_events.ts";
+import { validateEventsFile } from "../conversation/validate_events_file.ts";
+import type { Entry } from "../conversation/entry.ts";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { idFromDirName } from "./conversation_id.ts";
 import { parseJsonOrdered } from "../conversation/json_parse.ts";
 import { isJsonObject } from "../conversation/json_value.ts";
 import { isDirectory, isFile } from "./fs_probe.ts";
-import { readRegularFileSync } from "./read_bounded.ts";
+import { maxFileBytes, readRegularFileSync } from "./read_bounded.ts";
 import { strayTempFiles } from "./stray_temp_files.ts";
 
 /** The result of checking one conversation directory. */
@@ -24,8 +30,10 @@ export interface ConversationCheck {
 
 /** What a check read, for the checks that follow it. */
 export interface CheckedFiles {
-  /** `events.json` as parsed, when it parsed. */
+  /** `events.json` as parsed, when it was parsed whole. */
   stream?: ConversationStream;
+  /** Its `config_delta` entries with their positions, when it was read. */
+  configDeltas?: Array<{ index: number; entry: Entry }>;
   /** `base_config.json`'s bytes, when the file exists. */
   baseConfig?: Uint8Array;
 }
@@ -70,7 +78,10 @@ export function checkConversation(
       return null;
     }
   };
-  const events = readFile("events.json");
+  const eventsPath = join(dir, "events.json");
+  // A large file is checked as it is read, a chunk at a time.
+  const streamed = isLargeFile(eventsPath);
+  const events = streamed ? new Uint8Array() : readFile("events.json");
   if (events === undefined) {
     warnings.push(
       "Incomplete conversation directory (no events.json): jp moves it to its trash at start-up; nothing else to check",
@@ -109,11 +120,16 @@ export function checkConversation(
       errors.push(`metadata.json: ${message(error)}`);
     }
   }
-  if (events !== null) {
-    const report = validateEvents(events, {
+  const report = events === null
+    ? undefined
+    : validateEventsAt(eventsPath, streamed ? undefined : events, {
       legacyLayout: baseConfig === undefined,
-    });
+    }, errors);
+  if (report !== undefined) {
     if (report.stream !== undefined) read.stream = report.stream;
+    if (report.configDeltas !== undefined) {
+      read.configDeltas = report.configDeltas;
+    }
     errors.push(...report.errors.map((text) => `events.json: ${text}`));
     warnings.push(...report.warnings.map((text) => `events.json: ${text}`));
   }
@@ -165,6 +181,43 @@ function childConversations(dir: string): string[] {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   return found.sort();
+}
+
+/** From this size, `events.json` is checked chunk by chunk. */
+const STREAMED_FROM = 32 << 20;
+
+/** A regular file of at least {@linkcode STREAMED_FROM} bytes, within the read limit. */
+function isLargeFile(path: string): boolean {
+  try {
+    const info = Deno.statSync(path);
+    return info.isFile && info.size >= STREAMED_FROM &&
+      info.size <= maxFileBytes();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Validates `events.json`: read in chunks when `bytes` is not given (a large
+ * file), whole when given or when the chunked check cannot take the file.
+ */
+function validateEventsAt(
+  path: string,
+  bytes: Uint8Array | undefined,
+  options: ValidateEventsOptions,
+  errors: string[],
+): ValidationReport | undefined {
+  if (bytes === undefined) {
+    const report = validateEventsFile(path, options);
+    if (report !== undefined) return report;
+    try {
+      bytes = readRegularFileSync(path);
+    } catch (error) {
+      errors.push(`events.json: ${message(error)}`);
+      return undefined;
+    }
+  }
+  return validateEvents(bytes, options);
 }
 
 function readOptional(path: string): Uint8Array | undefined {
