@@ -10,6 +10,8 @@
  * unlabelled turns; `summarize --all --jobs 32` over 500 × 3 turns with 300
  * ms requests against the ideal, and CPU per labelled turn; `check` and
  * `conversation ls` over 1,000 conversations against parsing every file;
+ * `check` of one 481 MB conversation against `JSON.parse`, time and peak
+ * memory;
  * `jpt watch` CPU per jp save at 1,000 turns, its memory and the label
  * store's size; a one-request `summarize` with 80,000 records in the label
  * store against an empty store.
@@ -385,6 +387,97 @@ console.log(n);
   }
 }
 
+/** Runs a command; its wall time and peak resident memory (Linux `/proc`). */
+async function timedPeak(
+  command: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<{ ms: number; peakMb: number }> {
+  const started = performance.now();
+  const child = new Deno.Command(command[0]!, {
+    args: command.slice(1),
+    cwd: options.cwd,
+    env: { ...Deno.env.toObject(), NO_COLOR: "1", ...options.env },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let peakKb = 0;
+  let done = false;
+  const status = child.status.finally(() => done = true);
+  while (!done) {
+    try {
+      const text = Deno.readTextFileSync(`/proc/${child.pid}/status`);
+      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(text)?.[1] ?? 0));
+    } catch {
+      // exited meanwhile
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const { success } = await status;
+  if (!success) throw new Error(`${command.join(" ")} failed`);
+  return { ms: performance.now() - started, peakMb: peakKb / 1024 };
+}
+
+/** `check` of one 481 MB conversation: time and memory against `JSON.parse`. */
+async function checkLarge(): Promise<Row[]> {
+  const root = await workspace();
+  try {
+    const dir = await addConversation(
+      root,
+      17800000000,
+      generateConversation(quick ? 5000 : 50000),
+    );
+    const events = join(dir, "events.json");
+    const mb = (await Deno.stat(events)).size / 1e6;
+    const script = join(root, "parse.ts");
+    await Deno.writeTextFile(
+      script,
+      "console.log(JSON.parse(Deno.readTextFileSync(Deno.args[0])).length);\n",
+    );
+    const env = { JPT_DATA_DIR: join(root, "data") };
+    const runs: Record<string, Array<{ ms: number; peakMb: number }>> = {};
+    for (let round = 0; round < 2; round++) {
+      for (
+        const [name, command] of [
+          ["parse", [Deno.execPath(), "run", "-A", "--quiet", script, events]],
+          ["before", jpt("before", "check")],
+          ["after", jpt("after", "check")],
+        ] as const
+      ) {
+        (runs[name] ??= []).push(
+          await timedPeak([...command], { cwd: root, env }),
+        );
+      }
+    }
+    const ms = (name: string) => median(runs[name]!.map((run) => run.ms));
+    const peak = (name: string) => median(runs[name]!.map((run) => run.peakMb));
+    return [
+      {
+        what: `\`jpt check\`, one ${
+          mb.toFixed(0)
+        } MB conversation / JSON.parse (${ms("parse").toFixed(0)} ms)`,
+        before: `${ratio(ms("before"), ms("parse"))}×`,
+        after: `${ratio(ms("after"), ms("parse"))}×`,
+        goal: "≤ 2×",
+      },
+      {
+        what: `the same: peak resident memory / file size (JSON.parse: ${
+          (peak("parse") / mb).toFixed(2)
+        }×)`,
+        before: `${(peak("before") / mb).toFixed(2)}× (${
+          peak("before").toFixed(0)
+        } MB)`,
+        after: `${(peak("after") / mb).toFixed(2)}× (${
+          peak("after").toFixed(0)
+        } MB)`,
+        goal: "≤ 2×",
+      },
+    ];
+  } finally {
+    await removeTree(root);
+  }
+}
+
 async function watchSaves(side: Side, saves: number) {
   await using server = FakeLlm.start(summaryResponder());
   const root = await workspace(
@@ -560,6 +653,7 @@ if (import.meta.main) {
     await queryDelay(),
     ...await backfill(),
     ...await checkAndList(),
+    ...await checkLarge(),
     ...await watch(),
     await storeOf80k(),
   ];

@@ -166,6 +166,42 @@ export class Entry {
 }
 
 /**
+ * A `turn_start` with an `event_id` and a `summary` set, in jp's form. One
+ * that holds only its timestamp (what a released jp's save leaves of every
+ * turn_start) is written out directly; any other goes through its ordered
+ * tree ({@linkcode Entry.fromTree}), which writes the same for that one.
+ *
+ * @param start The turn_start.
+ * @param id Its event id.
+ * @param summary Its summary (normalized).
+ * @returns The new entry.
+ */
+export function labelledTurnStart(
+  start: Entry,
+  id: string,
+  summary: string,
+): Entry {
+  if (BARE_TURN_START.test(start.text)) {
+    return new Entry(
+      `{\n    "event_id": ${JSON.stringify(id)},\n    "timestamp": ${
+        JSON.stringify(start.timestamp)
+      },\n    "type": "turn_start",\n    "summary": ${
+        JSON.stringify(summary)
+      }\n  }`,
+      { type: "turn_start", timestamp: start.timestamp, eventId: id },
+    );
+  }
+  const tree = start.tree();
+  tree.set("event_id", id);
+  tree.set("summary", summary);
+  return Entry.fromTree(tree);
+}
+
+/** A turn_start as jp writes it with nothing but a plain timestamp. */
+const BARE_TURN_START =
+  /^\{\n {4}"timestamp": "[^"\\]*",\n {4}"type": "turn_start"\n {2}\}$/;
+
+/**
  * Orders an entry's keys as jp's writer does: `event_id` first; for
  * conversation events then `timestamp`, `type`, the type's own fields and
  * `metadata` when non-empty, dropping keys jp does not know (jp drops them

@@ -1,4 +1,4 @@
-import { Entry } from "./entry.ts";
+import { Entry, labelledTurnStart } from "./entry.ts";
 import { generateEventId } from "./event_id.ts";
 import type { JsonObject, JsonValue } from "./json_value.ts";
 import { scanEvents } from "./scan_events.ts";
@@ -407,10 +407,10 @@ export class ConversationStream {
       ? preferred
       : generateEventId(this.#issuedIds);
     this.#issuedIds.add(id);
-    const tree = start.tree();
-    tree.set("event_id", id);
-    tree.set("summary", normalized);
-    this.#replace(turn.entryIndices[0]!, Entry.fromTree(tree));
+    this.#replace(
+      turn.entryIndices[0]!,
+      labelledTurnStart(start, id, normalized),
+    );
     return id;
   }
 
