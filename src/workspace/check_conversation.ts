@@ -6,7 +6,7 @@ import {
   type ValidateEventsOptions,
   type ValidationReport,
 } from "../conversation/validate_events.ts";
-import { validateEventsFile } from "../conversation/validate_events_file.ts";
+import { validateEventsFile } from "./validate_events_file.ts";
 import type { Entry } from "../conversation/entry.ts";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { idFromDirName } from "./conversation_id.ts";

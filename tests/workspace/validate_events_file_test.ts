@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { validateEvents } from "../../src/conversation/validate_events.ts";
-import { validateEventsFile } from "../../src/conversation/validate_events_file.ts";
+import { validateEventsFile } from "../../src/workspace/validate_events_file.ts";
 import { generateConversation } from "../../bench/generate.ts";
 import { fixtureConversations, testdata } from "../support/paths.ts";
 

@@ -10,14 +10,17 @@
  * @module
  */
 
-import { canonicalEntryText, isCanonicalFast } from "./entry_canonical.ts";
-import { EntryChecks } from "./entry_checks.ts";
-import { Entry } from "./entry.ts";
-import { entryIdentity } from "./scan_events.ts";
+import {
+  canonicalEntryText,
+  isCanonicalFast,
+} from "../conversation/entry_canonical.ts";
+import { EntryChecks } from "../conversation/entry_checks.ts";
+import { Entry } from "../conversation/entry.ts";
+import { entryIdentity } from "../conversation/scan_events.ts";
 import type {
   ValidateEventsOptions,
   ValidationReport,
-} from "./validate_events.ts";
+} from "../conversation/validate_events.ts";
 
 /** The first bytes of a file jp wrote with entries, and the cuts between them. */
 const FIRST = "[\n  {";
@@ -35,7 +38,8 @@ const NOT_ASCII = /[\u0080-\uffff]/;
  * Validates an `events.json` file as {@linkcode validateEvents} does, reading
  * it in chunks.
  *
- * @param path The file.
+ * @param path The file: a regular file within the read limit (the caller
+ *   looked, as `readRegularFile` would; a FIFO would block the read).
  * @param options As for {@linkcode validateEvents}; `chunkBytes` sets the
  *   size of a read (tests use small ones to cut entries across reads).
  * @returns The report (without `stream`), or `undefined` when the file is
