@@ -92,8 +92,13 @@ function validateChunks(
     // What follows: the next entry, or the end of the file.
     reader.fill(end + NEXT.length);
     const next = reader.text.startsWith(NEXT, end);
-    const rest = reader.text.slice(end);
-    if (!next && rest !== "\n]\n" && rest !== "\n]") return undefined;
+    // The last entry: the file must end right after it (read to the end).
+    let rest = "";
+    if (!next) {
+      while (reader.more());
+      rest = reader.text.slice(end);
+      if (rest !== "\n]\n" && rest !== "\n]") return undefined;
+    }
     const text = reader.text.slice(start, end);
     const entry = parseEntry(text, index);
     if (entry === undefined) return undefined;

@@ -139,6 +139,8 @@ Deno.test("validateEventsFile() leaves other files to the whole-file check", asy
     JSON.stringify(one),
     `\ufeff${laidOut(one)}`,
     laidOut(one).replace("]\n", "] x"),
+    // More after the end, in a later read than the end itself.
+    `${laidOut(one)}${" ".repeat(5000)}x`,
     laidOut([{ timestamp: at(0) }]),
     laidOut([...one, ...one]).replace(",\n  {", ",\n  7,\n  {"),
   ];
