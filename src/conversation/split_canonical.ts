@@ -25,9 +25,17 @@ export interface EntrySplit {
   entries: Entry[];
 }
 
-const FIRST = "[\n  {";
-const CLOSE = "\n  }";
-const NEXT = ",\n  {";
+/**
+ * jp's layout of `events.json`: how the file starts (up to the first entry's
+ * `{`), the line that closes an entry, and what joins two entries (up to the
+ * next `{`).
+ */
+export const JP_LAYOUT = {
+  first: "[\n  {",
+  close: "\n  }",
+  next: ",\n  {",
+} as const;
+const { first: FIRST, close: CLOSE, next: NEXT } = JP_LAYOUT;
 const encoder = new TextEncoder();
 
 /**
@@ -55,20 +63,13 @@ export function splitCanonical(
     if (close < 0) return undefined;
     const end = close + CLOSE.length;
     const piece = text.slice(start, end);
-    let data: unknown;
-    try {
-      data = JSON.parse(piece);
-    } catch {
-      return undefined;
-    }
-    if (typeof data !== "object" || data === null || Array.isArray(data)) {
-      return undefined;
-    }
+    const data = parseEntryObject(piece);
+    if (data === undefined) return undefined;
     split.entries.push(
       new Entry(
         piece,
         entryIdentity(data, offsetOf, split.entries.length),
-        keepPayloads ? data as Record<string, unknown> : undefined,
+        keepPayloads ? data : undefined,
       ),
     );
     split.bounds.push(start, end);
@@ -82,4 +83,24 @@ export function splitCanonical(
       ? split
       : undefined;
   }
+}
+
+/**
+ * One entry's text parsed as the fast path parses it.
+ *
+ * @param piece The entry's text.
+ * @returns The object, or `undefined` when the text is not one JSON object.
+ */
+export function parseEntryObject(
+  piece: string,
+): Record<string, unknown> | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(piece);
+  } catch {
+    return undefined;
+  }
+  return typeof data === "object" && data !== null && !Array.isArray(data)
+    ? data as Record<string, unknown>
+    : undefined;
 }

@@ -17,15 +17,16 @@ import {
 import { EntryChecks } from "../conversation/entry_checks.ts";
 import { Entry } from "../conversation/entry.ts";
 import { entryIdentity } from "../conversation/scan_events.ts";
+import {
+  JP_LAYOUT,
+  parseEntryObject,
+} from "../conversation/split_canonical.ts";
 import type {
   ValidateEventsOptions,
   ValidationReport,
 } from "../conversation/validate_events.ts";
 
-/** The first bytes of a file jp wrote with entries, and the cuts between them. */
-const FIRST = "[\n  {";
-const CLOSE = "\n  }";
-const NEXT = ",\n  {";
+const { first: FIRST, close: CLOSE, next: NEXT } = JP_LAYOUT;
 
 /** Bytes read at a time. */
 const CHUNK_BYTES = 8 << 20;
@@ -189,22 +190,10 @@ class NotLaidOutError extends Error {}
  * not an entry this path takes.
  */
 function parseEntry(text: string, index: number): Entry | undefined {
-  let data: unknown;
+  const data = parseEntryObject(text);
+  if (data === undefined) return undefined;
   try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    return undefined;
-  }
-  try {
-    const identity = entryIdentity(
-      data as Record<string, unknown>,
-      () => 0,
-      index,
-    );
-    return new Entry(text, identity, data as Record<string, unknown>);
+    return new Entry(text, entryIdentity(data, () => 0, index), data);
   } catch {
     return undefined;
   }
