@@ -18,6 +18,7 @@
 import { isAbsolute, relative } from "./path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { sameBytes } from "../conversation/same_bytes.ts";
+import { settled } from "./settled.ts";
 
 /** A write would follow a symbolic link out of the directory it is confined to. */
 export class OutsideWriteError extends JptError {
@@ -97,19 +98,6 @@ interface FileCalls {
   ): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
-}
-
-/** A blocking call as a promise: its errors arrive as rejections, as the awaited calls' do. */
-function settled<A extends unknown[], T>(
-  call: (...args: A) => T,
-): (...args: A) => Promise<T> {
-  return (...args) => {
-    try {
-      return Promise.resolve(call(...args));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
 }
 
 const BLOCKING: FileCalls = {

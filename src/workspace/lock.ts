@@ -20,6 +20,7 @@
 
 import { JptError } from "../errors/jpt_error.ts";
 import { pause } from "./pause.ts";
+import { settled } from "./settled.ts";
 
 /** The lock is held by another process (jp or jpt). */
 export class LockHeldError extends JptError {
@@ -137,19 +138,19 @@ export class ConversationLock {
    * @returns `true` when the file exists and its lock is held.
    */
   static isHeld(path: string): Promise<boolean> {
-    let file: Deno.FsFile;
-    try {
-      file = Deno.openSync(path, { read: true, write: true });
-    } catch {
-      return Promise.resolve(false);
-    }
-    try {
-      return Promise.resolve(!file.tryLockSync(true));
-    } catch (error) {
-      return Promise.reject(error);
-    } finally {
-      file.close();
-    }
+    return settled(() => {
+      let file: Deno.FsFile;
+      try {
+        file = Deno.openSync(path, { read: true, write: true });
+      } catch {
+        return false;
+      }
+      try {
+        return !file.tryLockSync(true);
+      } finally {
+        file.close();
+      }
+    })();
   }
 
   /**

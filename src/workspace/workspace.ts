@@ -3,6 +3,7 @@ import { join, resolve } from "./path.ts";
 import { idFromDirName } from "./conversation_id.ts";
 import { exists, isDirectory } from "./fs_probe.ts";
 import { readRegularFileSync } from "./read_bounded.ts";
+import { settled } from "./settled.ts";
 import { appDataDir, type EnvReader } from "./user_dirs.ts";
 
 /** Name of jp's workspace directory. */
@@ -65,11 +66,7 @@ export class Workspace {
   ): Promise<Workspace> {
     // The probes block (microseconds each at start-up); the promise stays
     // for callers.
-    try {
-      return Promise.resolve(Workspace.#openNow(root, env));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return settled(Workspace.#openNow)(root, env);
   }
 
   /** {@linkcode Workspace.open}, with blocking probes and reads. */
@@ -98,17 +95,15 @@ export class Workspace {
     from: string,
     env: EnvReader = Deno.env.get,
   ): Promise<Workspace> {
-    try {
+    return settled(() => {
       let dir = resolve(from);
       while (!isDirectory(join(dir, STORAGE_DIR))) {
         const parent = resolve(dir, "..");
         if (parent === dir) throw new WorkspaceNotFoundError(resolve(from));
         dir = parent;
       }
-      return Promise.resolve(Workspace.#openNow(dir, env));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+      return Workspace.#openNow(dir, env);
+    })();
   }
 
   /** The `.jp` directory. */
