@@ -20,7 +20,14 @@ let loading: Promise<typeof OpenAI> | undefined;
 export async function loadOpenAi(): Promise<typeof OpenAI> {
   // One import for all: 32 jobs starting at once would otherwise each have
   // the SDK's files read again.
-  loading ??= import("openai").then((module) => sdk = module.default);
+  // A failed import is not remembered: the next caller tries again.
+  loading ??= import("openai").then(
+    (module) => sdk = module.default,
+    (error) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return await loading;
 }
 
