@@ -109,7 +109,9 @@ export interface CatchUpResult {
   /**
    * The conversation's files as this catch-up last read or wrote them (see
    * `conversationStamp`); a watcher that sees them unchanged has nothing to
-   * do. Absent when the files changed while they were read.
+   * do. Absent when the files changed while they were read, or when a write
+   * took in a newer file (jp saved during the requests: its new turns are
+   * still to be looked at).
    */
   stamp?: string;
 }
@@ -195,13 +197,18 @@ export async function catchUpConversation(
   const model = await options.resolveModel();
   const pending: Answer[] = [];
   let lastWrite = performance.now();
+  // Whether a write took in a newer file (jp saved meanwhile): its new turns
+  // were not looked at, so what was written is not all caught up.
+  let tookInNewer = false;
   const flush = async (final: boolean) => {
     const report = await writeSummaries(
       { workspace, ref, snapshot: current },
       pending,
       options.labels,
     );
-    if (report.conversation !== undefined) current = report.conversation;
+    // The same object unless the files changed since it was read.
+    tookInNewer ||= (report.conversation ?? current) !== current;
+    current = report.conversation ?? current;
     if (report.locked && !final) return; // kept for the next write
     const { summarized, skipped } = writeOutcome(report, pending.splice(0));
     lastWrite = performance.now();
@@ -254,7 +261,7 @@ export async function catchUpConversation(
   }
   await flush(true);
   options.onProgress?.(result.summarized.length, candidates.length);
-  if (current.stamp !== undefined) result.stamp = current.stamp;
+  if (current.stamp !== undefined && !tookInNewer) result.stamp = current.stamp;
   return result;
 }
 

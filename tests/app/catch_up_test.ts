@@ -64,3 +64,52 @@ Deno.test("catchUpConversation() writes a large conversation once, not after eve
     "and was written at the end",
   );
 });
+
+Deno.test("catchUpConversation() gives no stamp when jp saved a new turn during the requests (a watcher looks again)", async () => {
+  await using ws = await tempWorkspace();
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    turns(2),
+  );
+  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+  const events = join(dir, "events.json");
+  const ref = { id: "17800000000", copies: [{ root: undefined, dir }] };
+  let jpSaved = false;
+  const catchUp = () =>
+    catchUpConversation({
+      workspace: undefined,
+      ref,
+      batchSize: 10,
+      signal: new AbortController().signal,
+      resolveModel: () =>
+        Promise.resolve({
+          contextWindow: 100_000,
+          summarizer: {
+            modelId: "test/fake",
+            summarize: async (batch: readonly PreparedTurn[]) => {
+              if (!jpSaved) {
+                // jp saves a third turn while the request is out.
+                jpSaved = true;
+                await Deno.writeFile(events, turns(3));
+              }
+              return new Map(
+                batch.map((turn) => [turn.id, `Label ${turn.id}`]),
+              );
+            },
+          },
+        }),
+    });
+  const first = await catchUp();
+  assert.equal(first.summarized.length, 2);
+  assert.equal(first.stamp, undefined, "the new turn is still to be looked at");
+  const written = ConversationStream.parse(await Deno.readFile(events));
+  assert.equal(written.turns().length, 3);
+  assert.equal(written.turns()[2]!.summary, undefined);
+  // The next look labels it, and then all is caught up.
+  const second = await catchUp();
+  assert.equal(second.summarized.length, 1);
+  assert.ok(second.stamp !== undefined);
+  const done = ConversationStream.parse(await Deno.readFile(events));
+  assert.ok(done.turns().every((turn) => turn.summary !== undefined));
+});

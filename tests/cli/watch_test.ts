@@ -108,7 +108,7 @@ Deno.test("100 emulated jp turns against one watcher: files valid, every turn la
   const { server, ws, dir, stream, lock } = await setUp();
   await using _s = server;
   await using _w = ws;
-  const watch = spawnJpt(["watch"], { cwd: ws.root, env: ws.env });
+  const watch = spawnJpt(["watch", "--json"], { cwd: ws.root, env: ws.env });
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", EMULATOR, dir, lock, "20", "100"],
     stdout: "piped",
@@ -121,17 +121,32 @@ Deno.test("100 emulated jp turns against one watcher: files valid, every turn la
     0,
     "no write under a held lock",
   );
-  await eventually(
-    "every turn labelled",
-    async () =>
-      (await stream()).turns().every((turn) => turn.summary !== undefined),
-    30,
-  );
+  // What the watcher did and said, shown when the labels do not come.
+  const said = Promise.all([
+    new Response(watch.stdout).text(),
+    new Response(watch.stderr).text(),
+  ]);
+  try {
+    await eventually(
+      "every turn labelled",
+      async () =>
+        (await stream()).turns().every((turn) => turn.summary !== undefined),
+      30,
+    );
+  } catch (error) {
+    watch.kill("SIGTERM");
+    await watch.status;
+    const [stdout, stderr] = await said;
+    throw new Error(
+      `${(error as Error).message}\nwatch --json, last lines:\n${
+        stdout.trim().split("\n").slice(-30).join("\n")
+      }\nstderr:\n${stderr.slice(-2000)}`,
+    );
+  }
   assert.equal((await stream()).turns().length, 102);
   watch.kill("SIGTERM");
   assert.equal((await watch.status).code, 0);
-  await watch.stdout.cancel();
-  await watch.stderr.cancel();
+  await said;
   const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });
   assert.equal(check.code, 0, check.stdout);
 });
