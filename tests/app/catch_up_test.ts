@@ -22,20 +22,30 @@ function turns(count: number): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
 }
 
-Deno.test("catchUpConversation() writes a large conversation once, not after every batch", async () => {
-  await using ws = await tempWorkspace();
+/** A conversation of `count` turns with `base_config.json`, in a workspace. */
+async function conversation(ws: { conversations: string }, count: number) {
   const dir = await writeConversation(
     ws.conversations,
     "17800000000",
-    turns(30),
+    turns(count),
   );
   await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
-  const events = join(dir, "events.json");
-  const seen: Array<number | null> = [];
-  const result = await catchUpConversation({
-    workspace: undefined,
+  return {
+    events: join(dir, "events.json"),
     ref: { id: "17800000000", copies: [{ root: undefined, dir }] },
-    batchSize: 2,
+  };
+}
+
+/** A catch-up whose model labels each turn `Label <id>`, after `onBatch`. */
+function catchUpWith(
+  ref: Awaited<ReturnType<typeof conversation>>["ref"],
+  batchSize: number,
+  onBatch: () => Promise<void>,
+) {
+  return catchUpConversation({
+    workspace: undefined,
+    ref,
+    batchSize,
     signal: new AbortController().signal,
     resolveModel: () =>
       Promise.resolve({
@@ -43,11 +53,20 @@ Deno.test("catchUpConversation() writes a large conversation once, not after eve
         summarizer: {
           modelId: "test/fake",
           summarize: async (batch: readonly PreparedTurn[]) => {
-            seen.push((await Deno.stat(events)).ino);
+            await onBatch();
             return new Map(batch.map((turn) => [turn.id, `Label ${turn.id}`]));
           },
         },
       }),
+  });
+}
+
+Deno.test("catchUpConversation() writes a large conversation once, not after every batch", async () => {
+  await using ws = await tempWorkspace();
+  const { events, ref } = await conversation(ws, 30);
+  const seen: Array<number | null> = [];
+  const result = await catchUpWith(ref, 2, async () => {
+    seen.push((await Deno.stat(events)).ino);
   });
   assert.equal(seen.length, 15, "15 batches of 2");
   assert.equal(
@@ -67,38 +86,14 @@ Deno.test("catchUpConversation() writes a large conversation once, not after eve
 
 Deno.test("catchUpConversation() gives no stamp when jp saved a new turn during the requests (a watcher looks again)", async () => {
   await using ws = await tempWorkspace();
-  const dir = await writeConversation(
-    ws.conversations,
-    "17800000000",
-    turns(2),
-  );
-  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
-  const events = join(dir, "events.json");
-  const ref = { id: "17800000000", copies: [{ root: undefined, dir }] };
+  const { events, ref } = await conversation(ws, 2);
   let jpSaved = false;
   const catchUp = () =>
-    catchUpConversation({
-      workspace: undefined,
-      ref,
-      batchSize: 10,
-      signal: new AbortController().signal,
-      resolveModel: () =>
-        Promise.resolve({
-          contextWindow: 100_000,
-          summarizer: {
-            modelId: "test/fake",
-            summarize: async (batch: readonly PreparedTurn[]) => {
-              if (!jpSaved) {
-                // jp saves a third turn while the request is out.
-                jpSaved = true;
-                await Deno.writeFile(events, turns(3));
-              }
-              return new Map(
-                batch.map((turn) => [turn.id, `Label ${turn.id}`]),
-              );
-            },
-          },
-        }),
+    catchUpWith(ref, 10, async () => {
+      if (jpSaved) return;
+      // jp saves a third turn while the request is out.
+      jpSaved = true;
+      await Deno.writeFile(events, turns(3));
     });
   const first = await catchUp();
   assert.equal(first.summarized.length, 2);
