@@ -8,10 +8,15 @@
  *   modules from outside `src/cli/` (commands parse arguments, call one flow
  *   and format its result);
  * - no file in `src/app/` imports more than {@linkcode MAX_APP_IMPORTS}
- *   modules (a flow that needs more is doing several things);
+ *   modules (a flow that needs more is doing several things); neither limit
+ *   counts `src/runtime/`, which is how modules load, not what they use;
  * - every import between folders goes down the documented layers
  *   ({@linkcode LAYERS}, as ARCHITECTURE.md draws them): a folder imports only
- *   folders on a lower floor, never one beside it or above it.
+ *   folders on a lower floor, never one beside it or above it;
+ * - no file of `src/` imports a file of `src/` by a literal dynamic import
+ *   (`import("./x.ts")`): Deno reads the whole graph of such a module when
+ *   the importing one loads, so lazy modules go through `importLazily`
+ *   (`src/runtime/lazy_import.ts`).
  *
  * Run with `deno task imports`; exits 1 and names every violation.
  *
@@ -42,6 +47,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["workspace"],
   ["conversation"],
   ["errors"],
+  ["runtime"],
 ];
 
 /** The floor of a `src/` folder (0 is the top); `undefined` when not drawn. */
@@ -60,14 +66,21 @@ interface InfoModule {
     specifier: string;
     code?: { specifier: string };
     type?: { specifier: string };
+    isDynamic?: boolean;
   }>;
 }
 
 /** File → the files and packages it imports, relative to the repository. */
 type ImportGraph = Map<string, Set<string>>;
 
-async function importGraph(): Promise<ImportGraph> {
+/** File → the files of `src/` it imports by a literal dynamic import. */
+type DynamicImports = Map<string, Set<string>>;
+
+async function importGraph(): Promise<
+  { graph: ImportGraph; dynamic: DynamicImports }
+> {
   const graph: ImportGraph = new Map();
+  const dynamic: DynamicImports = new Map();
   for (const entry of ENTRY_POINTS) {
     const output = await new Deno.Command(Deno.execPath(), {
       args: ["info", "--json", entry],
@@ -87,11 +100,15 @@ async function importGraph(): Promise<ImportGraph> {
         for (const target of [dependency.code, dependency.type]) {
           if (target !== undefined) targets.add(name(target.specifier));
         }
+        const loaded = dependency.code && name(dependency.code.specifier);
+        if (dependency.isDynamic && loaded?.startsWith("src/")) {
+          dynamic.set(from, (dynamic.get(from) ?? new Set()).add(loaded));
+        }
       }
       graph.set(from, targets);
     }
   }
-  return graph;
+  return { graph, dynamic };
 }
 
 /** A repository-relative path for local files; the specifier otherwise. */
@@ -124,6 +141,11 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
   return found;
 }
 
+/** How code is loaded (`src/runtime/`) is no dependency the import limits count. */
+function isDependency(target: string): boolean {
+  return !target.startsWith("src/runtime/");
+}
+
 function folderOf(file: string): string {
   return file.split("/").slice(0, 2).join("/");
 }
@@ -134,8 +156,18 @@ function folderOf(file: string): string {
  * @param graph The import graph of `src/`.
  * @returns One line per violation.
  */
-export function violations(graph: ImportGraph): string[] {
+export function violations(
+  graph: ImportGraph,
+  dynamic: DynamicImports = new Map(),
+): string[] {
   const problems: string[] = [];
+  for (const [file, targets] of dynamic) {
+    for (const target of targets) {
+      problems.push(
+        `${file} imports ${target} by a literal dynamic import: use importLazily (src/runtime/lazy_import.ts)`,
+      );
+    }
+  }
   const files = new Map(
     [...graph].map(([file, targets]) => [
       file,
@@ -177,16 +209,18 @@ export function violations(graph: ImportGraph): string[] {
     }
   }
   for (const [file, targets] of files) {
-    if (file.startsWith("src/app/") && targets.size > MAX_APP_IMPORTS) {
+    const counted = [...targets].filter(isDependency).length;
+    if (file.startsWith("src/app/") && counted > MAX_APP_IMPORTS) {
       problems.push(
-        `${file} imports ${targets.size} modules (at most ${MAX_APP_IMPORTS})`,
+        `${file} imports ${counted} modules (at most ${MAX_APP_IMPORTS})`,
       );
     }
   }
   for (const [file, targets] of graph) {
     if (!file.startsWith("src/cli/")) continue;
     const outside = [...targets].filter((target) =>
-      !target.startsWith("src/cli/") && target !== "deno.json"
+      !target.startsWith("src/cli/") && target !== "deno.json" &&
+      isDependency(target)
     );
     if (outside.length > MAX_CLI_IMPORTS) {
       problems.push(
@@ -200,8 +234,8 @@ export function violations(graph: ImportGraph): string[] {
 }
 
 if (import.meta.main) {
-  const graph = await importGraph();
-  const problems = violations(graph);
+  const { graph, dynamic } = await importGraph();
+  const problems = violations(graph, dynamic);
   for (const problem of problems) console.error(`error: ${problem}`);
   console.log(
     `imports: ${graph.size} modules of src/ checked, ${problems.length} problem(s)`,

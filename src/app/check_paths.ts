@@ -23,6 +23,7 @@ import {
 import type { ConfigFixReport } from "./fix_config.ts";
 import { trackedLockFiles } from "../workspace/tracked_locks.ts";
 import { currentWorkspace, type Session } from "./session.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 export type { ConfigFileCheck, ConversationCheck };
 
@@ -54,7 +55,9 @@ export async function checkPaths(
 ): Promise<CheckReport> {
   // Loaded only for --fix (its TOML editing is no part of a check).
   const fix = options.fix
-    ? await (await import("./fix_config.ts")).fixConfigFiles(
+    ? await (await importLazily<typeof import("./fix_config.ts")>(
+      "app/fix_config.ts",
+    )).fixConfigFiles(
       (await currentWorkspace(session)).root,
       session.cwd,
     )

@@ -31,6 +31,7 @@
 
 import { JptError, UsageError } from "../errors/jpt_error.ts";
 import { getPath } from "../config/config_tree.ts";
+import { configCouldSet } from "../config/config_places.ts";
 import {
   type ConversationRef,
   listConversations,
@@ -136,10 +137,7 @@ export async function defaultConversation(
 ): Promise<ConversationRef | undefined> {
   const active = await byKeyword(session, workspace, "active");
   if (active !== undefined) return active;
-  const configured = getPath(
-    (await effectiveConfig(session, workspace)).values,
-    ["conversation", "default_id"],
-  );
+  const configured = await configuredDefaultId(session, workspace);
   if (typeof configured === "string") {
     const keyword = defaultIdKeyword(configured);
     if (keyword !== undefined) {
@@ -177,6 +175,22 @@ export async function targetConversation(
   const ref = await defaultConversation(session, workspace);
   if (ref === undefined) throw new NoConversationsError();
   return { workspace, ref };
+}
+
+/**
+ * `conversation.default_id`, read without loading the config when no
+ * config source mentions it (the common case: `jpt turns` starts faster).
+ */
+async function configuredDefaultId(
+  session: Session,
+  workspace: Workspace,
+): Promise<unknown> {
+  const sources = { ...session, workspace };
+  if (!await configCouldSet(sources, "default_id")) return undefined;
+  return getPath(
+    (await effectiveConfig(session, workspace)).values,
+    ["conversation", "default_id"],
+  );
 }
 
 /** `conversation.default_id`'s keywords (jp's `DefaultConversationId`). */

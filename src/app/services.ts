@@ -28,6 +28,7 @@ import type { SummaryModel } from "../task/turn_summary_task.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { currentWorkspace, effectiveConfig, type Session } from "./session.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /** Config values (as `loadConfig` returns them). */
 type ConfigTable = LoadedConfig["values"];
@@ -115,9 +116,9 @@ export class Services {
     options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
   ): Promise<ResolvedSummaryModel> {
     // Loaded on first use: a flow that only reads labels never loads models.
-    const { resolveSummaryModel } = await import(
-      "../summary/summary_model.ts"
-    );
+    const { resolveSummaryModel } = await importLazily<
+      typeof import("../summary/summary_model.ts")
+    >("summary/summary_model.ts");
     return await resolveSummaryModel(config, this.session.env, {
       windows: this.#windows,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -132,7 +133,9 @@ export class Services {
    * @returns The summarizer with the window it packs for.
    */
   async summaryModelOf(resolved: ResolvedSummaryModel): Promise<SummaryModel> {
-    const { createSummarizer } = await import("../summary/summary_model.ts");
+    const { createSummarizer } = await importLazily<
+      typeof import("../summary/summary_model.ts")
+    >("summary/summary_model.ts");
     return {
       summarizer: await createSummarizer(
         resolved,
@@ -186,7 +189,9 @@ export class Services {
    * @returns The model, its endpoint and a client.
    */
   async titleModel(config: ConfigTable): Promise<TitleModel> {
-    const { resolveTitleModel } = await import("../task/title_task.ts");
+    const { resolveTitleModel } = await importLazily<
+      typeof import("../task/title_task.ts")
+    >("task/title_task.ts");
     return await resolveTitleModel(
       config,
       this.session.env,
@@ -214,9 +219,9 @@ export class Services {
     this.#batches ??= (async () => {
       this.#batchesReadAt = performance.now();
       try {
-        const { coveredTurns, readState, statePath } = await import(
-          "../summary/batch_state.ts"
-        );
+        const { coveredTurns, readState, statePath } = await importLazily<
+          typeof import("../summary/batch_state.ts")
+        >("summary/batch_state.ts");
         const path = statePath(this.session.env, workspace.root);
         return coveredTurns(await readState(path));
       } catch {
@@ -236,7 +241,9 @@ export class Services {
   async client(
     endpoint: ProviderEndpoint,
   ): Promise<Awaited<ReturnType<typeof createClient>>> {
-    const { createClient } = await import("../llm/client.ts");
+    const { createClient } = await importLazily<
+      typeof import("../llm/client.ts")
+    >("llm/client.ts");
     return await createClient(endpoint, this.session.env);
   }
 

@@ -14,6 +14,7 @@ import type { HostConfig, LoadedConfig } from "../config/load_config.ts";
 import type { ConfigFileCache } from "../config/config_file_cache.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import { JptError } from "../errors/jpt_error.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Where a flow runs: the environment, the working directory and the global
@@ -68,8 +69,12 @@ export async function effectiveConfig(
 ): Promise<LoadedConfig> {
   // Loaded on first use: listing turns of a named conversation reads no config.
   const [{ loadConfig }, { readBaseConfig }] = await Promise.all([
-    import("../config/load_config.ts"),
-    import("../config/config_file.ts"),
+    importLazily<typeof import("../config/load_config.ts")>(
+      "config/load_config.ts",
+    ),
+    importLazily<typeof import("../config/config_file.ts")>(
+      "config/config_file.ts",
+    ),
   ]);
   const loaded = await loadConfig({
     env: session.env,

@@ -11,6 +11,7 @@ import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `check` to the program.
@@ -50,7 +51,9 @@ export function addCheckCommand(
       "first move keys released jp rejects from jp's config files into .jp/jpt.toml (the diff is shown)",
     )
     .action(async (paths, opts) => {
-      const { checkPaths } = await import("../app/check_paths.ts");
+      const { checkPaths } = await importLazily<
+        typeof import("../app/check_paths.ts")
+      >("app/check_paths.ts");
       const context = deps.context();
       const report = await checkPaths(context, paths, {
         fix: opts.fix === true,
@@ -78,7 +81,9 @@ export function addCheckCommand(
         }
       }
       if (opts.format === "github") {
-        const { githubAnnotations } = await import("./check_annotations.ts");
+        const { githubAnnotations } = await importLazily<
+          typeof import("./check_annotations.ts")
+        >("cli/check_annotations.ts");
         context.io.out(
           await githubAnnotations(
             context.cwd,

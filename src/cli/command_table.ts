@@ -5,18 +5,17 @@
  * lists every command (`--help`, `help`, an unknown word, `completions`,
  * `man`). The order is the order of `jpt --help`.
  *
- * A command's module is imported by a computed specifier, which Deno cannot
- * follow before the run: with string literals, every start-up read and
- * hashed the module graph of every command (about 8 ms of `jpt --version`).
- * A single-file build (the bundle, `deno compile`, JSR) starts from
- * `cli.ts`, which registers every module where the bundler sees it
- * ({@linkcode registerCommandModules}, `command_modules.ts`).
+ * A command's module is imported by its path as a value
+ * (`runtime/lazy_import.ts`), which Deno cannot follow before the run: with
+ * string literals, every start-up read and hashed the module graph of every
+ * command (about 8 ms of `jpt --version`).
  *
  * @module
  */
 
 import type { CommandUnknownOpts } from "./command.ts";
 import type { CommandDeps } from "./command_deps.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /** Declares a command on the program. */
 export type AddCommand = (
@@ -34,147 +33,124 @@ export interface CommandEntry {
   needsTree?: true;
 }
 
-/** Command modules by file name, for a single-file build. */
-export type CommandModules = Readonly<Record<string, () => Promise<unknown>>>;
-
-let registered: CommandModules | undefined;
-
-/**
- * Makes command modules load from `modules` instead of by their path, as a
- * single-file build must (`cli.ts`).
- *
- * @param modules Every command module by its path relative to this file (`./turns.ts`), or `undefined` to load by path again.
- */
-export function registerCommandModules(
-  modules: CommandModules | undefined,
-): void {
-  registered = modules;
-}
-
-async function importCommand<Module>(file: string): Promise<Module> {
-  const load = registered?.[file];
-  if (load !== undefined) return await load() as Module;
-  return await import(new URL(file, import.meta.url).href);
-}
-
 /** The commands, in help order. */
 export const COMMANDS: readonly CommandEntry[] = [
   {
     names: ["init"],
     load: async () =>
-      (await importCommand<typeof import("./init.ts")>("./init.ts"))
+      (await importLazily<typeof import("./init.ts")>("cli/init.ts"))
         .addInitCommand,
   },
   {
     names: ["conversation", "c", "conversations"],
     load: async () =>
-      (await importCommand<typeof import("./conversation_ls.ts")>(
-        "./conversation_ls.ts",
+      (await importLazily<typeof import("./conversation_ls.ts")>(
+        "cli/conversation_ls.ts",
       )).addConversationCommand,
   },
   {
     names: ["turns"],
     load: async () =>
-      (await importCommand<typeof import("./turns.ts")>("./turns.ts"))
+      (await importLazily<typeof import("./turns.ts")>("cli/turns.ts"))
         .addTurnsCommand,
   },
   {
     names: ["find"],
     load: async () =>
-      (await importCommand<typeof import("./find.ts")>("./find.ts"))
+      (await importLazily<typeof import("./find.ts")>("cli/find.ts"))
         .addFindCommand,
   },
   {
     names: ["show"],
     load: async () =>
-      (await importCommand<typeof import("./show.ts")>("./show.ts"))
+      (await importLazily<typeof import("./show.ts")>("cli/show.ts"))
         .addShowCommand,
   },
   {
     names: ["outline"],
     load: async () =>
-      (await importCommand<typeof import("./outline.ts")>("./outline.ts"))
+      (await importLazily<typeof import("./outline.ts")>("cli/outline.ts"))
         .addOutlineCommand,
   },
   {
     names: ["check"],
     load: async () =>
-      (await importCommand<typeof import("./check.ts")>("./check.ts"))
+      (await importLazily<typeof import("./check.ts")>("cli/check.ts"))
         .addCheckCommand,
   },
   {
     names: ["query", "q"],
     load: async () =>
-      (await importCommand<typeof import("./query.ts")>("./query.ts"))
+      (await importLazily<typeof import("./query.ts")>("cli/query.ts"))
         .addQueryCommand,
   },
   {
     names: ["edit"],
     load: async () =>
-      (await importCommand<typeof import("./edit.ts")>("./edit.ts"))
+      (await importLazily<typeof import("./edit.ts")>("cli/edit.ts"))
         .addEditCommand,
   },
   {
     names: ["summarize"],
     load: async () =>
-      (await importCommand<typeof import("./summarize.ts")>("./summarize.ts"))
+      (await importLazily<typeof import("./summarize.ts")>("cli/summarize.ts"))
         .addSummarizeCommand,
   },
   {
     names: ["completions"],
     load: async () =>
-      (await importCommand<typeof import("./completions.ts")>(
-        "./completions.ts",
+      (await importLazily<typeof import("./completions.ts")>(
+        "cli/completions.ts",
       )).addCompletionsCommand,
     needsTree: true,
   },
   {
     names: ["config", "cfg"],
     load: async () =>
-      (await importCommand<typeof import("./config_show.ts")>(
-        "./config_show.ts",
+      (await importLazily<typeof import("./config_show.ts")>(
+        "cli/config_show.ts",
       )).addConfigCommand,
   },
   {
     names: ["models"],
     load: async () =>
-      (await importCommand<typeof import("./models.ts")>("./models.ts"))
+      (await importLazily<typeof import("./models.ts")>("cli/models.ts"))
         .addModelsCommand,
   },
   {
     names: ["watch"],
     load: async () =>
-      (await importCommand<typeof import("./watch.ts")>("./watch.ts"))
+      (await importLazily<typeof import("./watch.ts")>("cli/watch.ts"))
         .addWatchCommand,
   },
   {
     names: ["worker"],
     load: async () =>
-      (await importCommand<typeof import("./worker.ts")>("./worker.ts"))
+      (await importLazily<typeof import("./worker.ts")>("cli/worker.ts"))
         .addWorkerCommand,
   },
   {
     names: ["log"],
     load: async () =>
-      (await importCommand<typeof import("./log.ts")>("./log.ts"))
+      (await importLazily<typeof import("./log.ts")>("cli/log.ts"))
         .addLogCommand,
   },
   {
     names: ["usage"],
     load: async () =>
-      (await importCommand<typeof import("./usage.ts")>("./usage.ts"))
+      (await importLazily<typeof import("./usage.ts")>("cli/usage.ts"))
         .addUsageCommand,
   },
   {
     names: ["plugin"],
     load: async () =>
-      (await importCommand<typeof import("./plugin.ts")>("./plugin.ts"))
+      (await importLazily<typeof import("./plugin.ts")>("cli/plugin.ts"))
         .addPluginCommand,
   },
   {
     names: ["man"],
     load: async () =>
-      (await importCommand<typeof import("./man.ts")>("./man.ts"))
+      (await importLazily<typeof import("./man.ts")>("cli/man.ts"))
         .addManCommand,
     needsTree: true,
   },

@@ -13,6 +13,7 @@ import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /** Options of `jpt config show`. */
 interface ConfigShowOptions {
@@ -75,7 +76,9 @@ async function showConfig(
   key: string | undefined,
   options: ConfigShowOptions,
 ): Promise<number> {
-  const { inspectedConfig } = await import("../app/conversation_target.ts");
+  const { inspectedConfig } = await importLazily<
+    typeof import("../app/conversation_target.ts")
+  >("app/conversation_target.ts");
   const config = await inspectedConfig(context, options.conversation);
   if (key !== undefined && !/^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/.test(key)) {
     throw new UsageError(`"${key}" is not a dotted config key`);

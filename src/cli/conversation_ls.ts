@@ -11,6 +11,7 @@ import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `conversation` (alias `c`) with `ls` to the program.
@@ -38,9 +39,9 @@ export function addConversationCommand(
         "Examples:\n  jpt conversation ls\n  jpt c ls --json\n",
     )
     .action(async (opts) => {
-      const { listConversations } = await import(
-        "../app/list_conversations.ts"
-      );
+      const { listConversations } = await importLazily<
+        typeof import("../app/list_conversations.ts")
+      >("app/list_conversations.ts");
       const context = deps.context();
       const { rows, errors, warnings } = await listConversations(context);
       for (const warning of warnings) {
@@ -49,7 +50,9 @@ export function addConversationCommand(
       for (const error of errors) {
         context.io.err(`error: ${sanitizeLine(error)}\n`);
       }
-      const widths = await import("./columns.ts");
+      const widths = await importLazily<typeof import("./columns.ts")>(
+        "cli/columns.ts",
+      );
       // Conversations that could not be read are errors, not "none".
       if (opts.json || rows.length > 0 || errors.length === 0) {
         context.io.out(

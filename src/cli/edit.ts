@@ -10,6 +10,7 @@ import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, parseSeconds } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";
 import { sanitizeLine } from "./output.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `edit` to the program.
@@ -53,10 +54,12 @@ export function addEditCommand(
         "Examples:\n  jpt edit -i\n  EDITOR=nano jpt edit --events jp-c17800000000\n",
     )
     .action(async (target, opts) => {
-      const { editConversation, editMode } = await import(
-        "../app/edit_conversation.ts"
-      );
-      const { runEditor } = await import("../edit/run_editor.ts");
+      const { editConversation, editMode } = await importLazily<
+        typeof import("../app/edit_conversation.ts")
+      >("app/edit_conversation.ts");
+      const { runEditor } = await importLazily<
+        typeof import("../edit/run_editor.ts")
+      >("edit/run_editor.ts");
       const context = deps.context();
       const outcome = await editConversation(context, {
         target,

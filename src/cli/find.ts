@@ -11,6 +11,7 @@ import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
 import { formatTurnLine } from "./turn_line.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `find` to the program.
@@ -45,7 +46,9 @@ export function addFindCommand(
         'Examples:\n  jpt find RwLock\n  jpt find -E "mutex|rwlock" --json\n  jpt find --tools cargo test\n',
     )
     .action(async (patterns, opts) => {
-      const { findTurns } = await import("../app/find_turns.ts");
+      const { findTurns } = await importLazily<
+        typeof import("../app/find_turns.ts")
+      >("app/find_turns.ts");
       const context = deps.context();
       let result: Awaited<ReturnType<typeof findTurns>>;
       try {

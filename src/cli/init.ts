@@ -9,6 +9,7 @@ import { resolve } from "../workspace/path.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `init` to the program.
@@ -30,7 +31,9 @@ export function addInitCommand(
         "Examples:\n  jpt init\n  jpt init ~/src/my-project\n",
     )
     .action(async (dir) => {
-      const { initWorkspace } = await import("../app/init_workspace.ts");
+      const { initWorkspace } = await importLazily<
+        typeof import("../app/init_workspace.ts")
+      >("app/init_workspace.ts");
       const context = deps.context();
       const storage = await initWorkspace(resolve(context.cwd, dir ?? "."));
       context.io.err(

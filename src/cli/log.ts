@@ -8,6 +8,7 @@ import type { CommandUnknownOpts } from "./command.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, parseCount } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `log` to the program.
@@ -28,9 +29,9 @@ export function addLogCommand(
         "workers never print to the terminal, they log here.\n\nExamples:\n  jpt log\n  jpt log -n 100\n",
     )
     .action(async (opts) => {
-      const { tailLines, workerLogPath } = await import(
-        "../workspace/worker_log.ts"
-      );
+      const { tailLines, workerLogPath } = await importLazily<
+        typeof import("../workspace/worker_log.ts")
+      >("workspace/worker_log.ts");
       const context = deps.context();
       const path = workerLogPath(context.env);
       if (path === undefined) {

@@ -9,6 +9,7 @@ import type { RoleReport } from "../app/describe_models.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `models` to the program.
@@ -43,7 +44,9 @@ export function addModelsCommand(
         "Examples:\n  jpt models\n  jpt models --new\n  jpt models --json --id jp-c17800000000\n",
     )
     .action(async (opts) => {
-      const { describeModels } = await import("../app/describe_models.ts");
+      const { describeModels } = await importLazily<
+        typeof import("../app/describe_models.ts")
+      >("app/describe_models.ts");
       const context = deps.context();
       const report = await describeModels(context, {
         conversation: opts.id ?? opts.conversation,

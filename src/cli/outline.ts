@@ -9,6 +9,7 @@ import { type CommandUnknownOpts, Option } from "./command.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `outline` to the program.
@@ -37,7 +38,9 @@ export function addOutlineCommand(
         "Examples:\n  jpt outline\n  jpt outline jp-c17800000000 >> pr-description.md\n",
     )
     .action(async (conversation, opts) => {
-      const { conversationView } = await import("../app/conversation_view.ts");
+      const { conversationView } = await importLazily<
+        typeof import("../app/conversation_view.ts")
+      >("app/conversation_view.ts");
       const context = deps.context();
       const view = await conversationView(context, conversation);
       if (opts.format === "json") {

@@ -13,6 +13,7 @@ import { sanitizeLine, sanitizeText } from "./output.ts";
 import type { Spinner } from "./spinner.ts";
 import type { TurnSink } from "../app/turn_types.ts";
 import { showWorkerNotes } from "./worker_notes.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Environment variable (for tests) that shortens the background-task drain
@@ -65,10 +66,12 @@ export function addQueryCommand(
     .addHelpText("after", QUERY_HELP)
     .action(async (words, opts) => {
       const [{ runTurn }, { startWorker }] = await Promise.all([
-        import("../app/run_turn.ts"),
-        import("./hand_off.ts"),
+        importLazily<typeof import("../app/run_turn.ts")>("app/run_turn.ts"),
+        importLazily<typeof import("./hand_off.ts")>("cli/hand_off.ts"),
       ]);
-      const { startSpinner } = await import("./spinner.ts");
+      const { startSpinner } = await importLazily<
+        typeof import("./spinner.ts")
+      >("cli/spinner.ts");
       const base = deps.context();
       const context = opts.model === undefined
         ? base
@@ -146,7 +149,9 @@ async function readMessage(
 
 /** Opens the editor on an empty message file, as jp does, and reads it back. */
 async function composeInEditor(context: CliContext): Promise<string> {
-  const { runEditor } = await import("../edit/run_editor.ts");
+  const { runEditor } = await importLazily<
+    typeof import("../edit/run_editor.ts")
+  >("edit/run_editor.ts");
   const dir = await Deno.makeTempDir({ prefix: "jpt-query-" });
   try {
     const file = "QUERY_MESSAGE.md";

@@ -10,6 +10,7 @@ import { processIo } from "./output.ts";
 import { secretsOf } from "./redact.ts";
 import { colourAllowed, loadColors } from "./style.ts";
 import { runCli } from "./program.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * `jpt plugin serve <name>`, what the launchers of `jpt plugin install` run:
@@ -18,7 +19,9 @@ import { runCli } from "./program.ts";
  * ends as soon as the plugin sent `exit` (jp keeps its input open).
  */
 async function servePluginProcess(name: string): Promise<number> {
-  const { servePlugin } = await import("./plugin_run.ts");
+  const { servePlugin } = await importLazily<typeof import("./plugin_run.ts")>(
+    "cli/plugin_run.ts",
+  );
   const stdout = Deno.stdout;
   const encoder = new TextEncoder();
   const write = (text: string) => {

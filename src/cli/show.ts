@@ -14,6 +14,7 @@ import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine, sanitizeText } from "./output.ts";
 import { formatTurnLine } from "./turn_line.ts";
 import { page } from "./pager.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `show` to the program.
@@ -41,7 +42,9 @@ export function addShowCommand(
         "Examples:\n  jpt show\n  jpt show jp-c17800000000 --turn 2\n  jpt show --turn k3m9x2a --json\n",
     )
     .action(async (conversation, opts) => {
-      const { conversationView } = await import("../app/conversation_view.ts");
+      const { conversationView } = await importLazily<
+        typeof import("../app/conversation_view.ts")
+      >("app/conversation_view.ts");
       const context = deps.context();
       const view = await conversationView(context, conversation);
       const turns = opts.turn === undefined

@@ -22,6 +22,7 @@ import {
 } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { CliContext } from "./context.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `summarize` to the program.
@@ -111,18 +112,7 @@ export function addSummarizeCommand(
             "--dry-run shows direct requests; leave out --batch-api",
           );
         }
-        const { runBatchBackfill } = await import("./summarize_batch.ts");
-        deps.setExitCode(
-          await runBatchBackfill(context, {
-            targets,
-            all: opts.all === true,
-            batchSize: opts.batchSize,
-            resume: opts.resume === true,
-            forget: opts.forget,
-            wait: opts.wait !== false,
-            json: opts.json === true,
-          }, deps.signal),
-        );
+        deps.setExitCode(await runBatch(context, targets, opts, deps.signal));
         return;
       }
       await runDirectBackfill(context, targets, opts, deps);
@@ -149,6 +139,34 @@ const SUMMARIZE_HELP =
   "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --jobs 8\n  jpt summarize --all --json\n" +
   "  jpt summarize --force --dry-run\n  jpt summarize --all --batch-api --no-wait\n  jpt summarize --batch-api --resume\n";
 
+/** `jpt summarize --batch-api`: its exit code. */
+async function runBatch(
+  context: CliContext,
+  targets: string[],
+  opts: {
+    all?: true;
+    batchSize?: number;
+    resume?: true;
+    forget?: string[];
+    wait: boolean;
+    json?: true;
+  },
+  signal: AbortSignal,
+): Promise<number> {
+  const { runBatchBackfill } = await importLazily<
+    typeof import("./summarize_batch.ts")
+  >("cli/summarize_batch.ts");
+  return await runBatchBackfill(context, {
+    targets,
+    all: opts.all === true,
+    batchSize: opts.batchSize,
+    resume: opts.resume === true,
+    forget: opts.forget,
+    wait: opts.wait !== false,
+    json: opts.json === true,
+  }, signal);
+}
+
 /** `jpt summarize` without `--batch-api`: the direct backfill with progress and a report. */
 async function runDirectBackfill(
   context: CliContext,
@@ -165,9 +183,15 @@ async function runDirectBackfill(
   },
   deps: CommandDeps,
 ): Promise<void> {
-  const { backfill, backfillTotals } = await import("../app/backfill.ts");
-  const { PROMPT_VERSION } = await import("../summary/prompt.ts");
-  const { BackfillProgress } = await import("./backfill_progress.ts");
+  const { backfill, backfillTotals } = await importLazily<
+    typeof import("../app/backfill.ts")
+  >("app/backfill.ts");
+  const { PROMPT_VERSION } = await importLazily<
+    typeof import("../summary/prompt.ts")
+  >("summary/prompt.ts");
+  const { BackfillProgress } = await importLazily<
+    typeof import("./backfill_progress.ts")
+  >("cli/backfill_progress.ts");
   const dryRun = opts.dryRun === true;
   const progress = dryRun ? undefined : new BackfillProgress({
     write: context.io.err,

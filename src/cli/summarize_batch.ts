@@ -14,6 +14,7 @@ import {
   formatTotals,
 } from "./backfill_report.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /** The variable that sets how often a batch is polled, in seconds. */
 export const BATCH_POLL_ENV = "JPT_BATCH_POLL_SECS";
@@ -49,9 +50,15 @@ export async function runBatchBackfill(
   options: BatchRunOptions,
   signal: AbortSignal,
 ): Promise<number> {
-  const { batchBackfill } = await import("../app/batch_backfill.ts");
-  const { backfillTotals } = await import("../app/backfill.ts");
-  const { PROMPT_VERSION } = await import("../summary/prompt.ts");
+  const { batchBackfill } = await importLazily<
+    typeof import("../app/batch_backfill.ts")
+  >("app/batch_backfill.ts");
+  const { backfillTotals } = await importLazily<
+    typeof import("../app/backfill.ts")
+  >("app/backfill.ts");
+  const { PROMPT_VERSION } = await importLazily<
+    typeof import("../summary/prompt.ts")
+  >("summary/prompt.ts");
   const seconds = Number(context.env(BATCH_POLL_ENV));
   const shown = new Map<string, string>();
   const result = await batchBackfill(context, {

@@ -12,6 +12,7 @@ import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption, parseCount } from "./command_deps.ts";
 import { formatJson } from "./output.ts";
 import { formatTurnLine } from "./turn_line.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `turns` to the program.
@@ -67,15 +68,21 @@ export function addTurnsCommand(
             "--all lists every conversation: leave out the conversation and --stale",
           );
         }
-        const { runTurnsAll } = await import("./turns_all.ts");
+        const { runTurnsAll } = await importLazily<
+          typeof import("./turns_all.ts")
+        >("cli/turns_all.ts");
         await runTurnsAll(deps, opts);
         return;
       }
       if (opts.last !== undefined || opts.since !== undefined) {
         throw new UsageError("-n and --since go with --all");
       }
-      const { listTurns } = await import("../app/list_turns.ts");
-      const { NoConversationsError } = await import("../app/session.ts");
+      const { listTurns } = await importLazily<
+        typeof import("../app/list_turns.ts")
+      >("app/list_turns.ts");
+      const { NoConversationsError } = await importLazily<
+        typeof import("../app/session.ts")
+      >("app/session.ts");
       const context = deps.context();
       let rows: TurnRow[];
       try {

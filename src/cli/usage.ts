@@ -10,6 +10,7 @@ import type { UsageReport } from "../app/usage_report.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `usage` to the program.
@@ -36,7 +37,9 @@ export function addUsageCommand(
         "Examples:\n  jpt usage\n  jpt usage --since 2026-12-01 --json\n",
     )
     .action(async (opts) => {
-      const { usageReport } = await import("../app/usage_report.ts");
+      const { usageReport } = await importLazily<
+        typeof import("../app/usage_report.ts")
+      >("app/usage_report.ts");
       const context = deps.context();
       const report = await usageReport(context, opts.since);
       context.io.out(opts.json ? formatJson(report) : formatReport(report));

@@ -11,6 +11,7 @@ import type { CommandDeps } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";
 import { inheritedModelHint } from "./inherited_model_hint.ts";
 import type { Style } from "./style.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /**
  * Adds `watch` to the program.
@@ -39,7 +40,9 @@ export function addWatchCommand(
         "Examples:\n  jpt watch &\n  jpt watch --json | jq .\n  jpt watch --once\n",
     )
     .action(async (opts) => {
-      const { watchWorkspace } = await import("../app/watch_workspace.ts");
+      const { watchWorkspace } = await importLazily<
+        typeof import("../app/watch_workspace.ts")
+      >("app/watch_workspace.ts");
       const context = deps.context();
       await watchWorkspace(context, {
         signal: deps.signal,

@@ -11,6 +11,7 @@ import { type CommandDeps, parseWhole } from "./command_deps.ts";
 import { WORKER_CFG_ENV } from "./hand_off.ts";
 import { sanitizeLine } from "./output.ts";
 import { redactSecrets, secretsOf } from "./redact.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /** Overrides how long a worker waits for a held lock, in milliseconds (tests). */
 export const WORKER_LOCK_WAIT_ENV = "JPT_WORKER_LOCK_WAIT_MS";
@@ -44,8 +45,12 @@ export function addWorkerCommand(
     .action(async (opts) => {
       const [{ runSummaryWorker }, { appendLogLine, workerLogPath }] =
         await Promise.all([
-          import("../app/summary_worker.ts"),
-          import("../workspace/worker_log.ts"),
+          importLazily<typeof import("../app/summary_worker.ts")>(
+            "app/summary_worker.ts",
+          ),
+          importLazily<typeof import("../workspace/worker_log.ts")>(
+            "workspace/worker_log.ts",
+          ),
         ]);
       const base = deps.context();
       // The query's --cfg values come through the environment, not argv.

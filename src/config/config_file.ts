@@ -21,21 +21,12 @@ import {
   JsonSyntaxError,
   parseJsonOrdered,
 } from "../conversation/json_parse.ts";
-import { isFile } from "../workspace/fs_probe.ts";
 import {
   maxSmallFileBytes,
   readRegularFile,
   UnreadableFileError,
 } from "../workspace/read_bounded.ts";
 
-/** Extensions tried for a config file, in jp's order. */
-export const CONFIG_EXTENSIONS = [
-  "toml",
-  "json",
-  "json5",
-  "yaml",
-  "yml",
-] as const;
 const SUPPORTED = new Set([".toml", ".json"]);
 const DEFAULT_EXTENDS = ["config.d/**/*"];
 
@@ -61,20 +52,6 @@ export interface ConfigFileLayer {
   path: string;
   /** Its values. */
   values: ConfigTable;
-}
-
-/**
- * Finds `<base>.<ext>` for the first extension in jp's order that exists.
- *
- * @param base The path without extension, e.g. `.jp/config`.
- * @returns The file, or `undefined`.
- */
-export function findConfigFile(base: string): string | undefined {
-  for (const extension of CONFIG_EXTENSIONS) {
-    const path = `${base}.${extension}`;
-    if (isFile(path)) return path;
-  }
-  return undefined;
 }
 
 /**

@@ -10,13 +10,17 @@
  */
 
 import type { ConfigFileLayer } from "./config_file.ts";
+import { findConfigFile } from "./config_places.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /** How long looked-up and parsed files are reused, by default. */
 export const CONFIG_CACHE_TTL_MS = 2_000;
 
-/** The config file reader, loaded with the first look-up (it brings the TOML and YAML parsers). */
+/** The config file reader, loaded with the first read (it brings the TOML parser). */
 function configFiles(): Promise<typeof import("./config_file.ts")> {
-  return import("./config_file.ts");
+  return importLazily<typeof import("./config_file.ts")>(
+    "config/config_file.ts",
+  );
 }
 
 /** Config file look-ups and reads, reused for a short while. */
@@ -45,7 +49,7 @@ export class ConfigFileCache {
     this.#expire();
     let found = this.#found.get(base);
     if (found === undefined) {
-      found = configFiles().then(({ findConfigFile }) => findConfigFile(base));
+      found = Promise.resolve(findConfigFile(base));
       this.#found.set(base, found);
     }
     return found;

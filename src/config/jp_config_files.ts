@@ -7,12 +7,8 @@
  */
 
 import { join } from "../workspace/path.ts";
-import {
-  CONFIG_EXTENSIONS,
-  findConfigFile,
-  readBaseConfig,
-  readConfigFile,
-} from "./config_file.ts";
+import { readBaseConfig, readConfigFile } from "./config_file.ts";
+import { CONFIG_EXTENSIONS, findConfigFile } from "./config_places.ts";
 import { readEvent } from "../conversation/events.ts";
 import type { Entry } from "../conversation/entry.ts";
 import { ConversationStream } from "../conversation/stream.ts";

@@ -8,23 +8,21 @@
  * @module
  */
 
-import {
-  join,
-  relative,
-  resolve,
-  sep as SEPARATOR,
-} from "../workspace/path.ts";
+import { join, resolve } from "../workspace/path.ts";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { readEvent } from "../conversation/events.ts";
-import { appConfigDir } from "../workspace/user_dirs.ts";
 import type { EnvReader, Workspace } from "../workspace/workspace.ts";
 import { type CfgOperation, parseCfgArg } from "./cfg_arg.ts";
 import type { ConfigFileCache } from "./config_file_cache.ts";
+import { ConfigFileError, readConfigFile } from "./config_file.ts";
 import {
-  ConfigFileError,
+  type ConfigPlace,
   findConfigFile,
-  readConfigFile,
-} from "./config_file.ts";
+  globalConfigDir,
+  jptConfigDir,
+  userConfigPlaces,
+  workspaceConfigPlaces,
+} from "./config_places.ts";
 import { type ConfigTable, ConfigTree, getPath } from "./config_tree.ts";
 import {
   recordProvenance,
@@ -227,57 +225,27 @@ export async function loadConfig(
   trusted.merge(DEFAULT_CONFIG, "default");
   layers.push("default");
 
-  const globalDir = globalConfigDir(options.env);
-  if (globalDir !== undefined) {
-    await mergeJpFiles(
-      await find(join(globalDir, "config")),
-      "user-global",
-      true,
-    );
+  const mergePlace = async (place: ConfigPlace) => {
+    const path = await find(place.base);
+    if (place.readByJp) await mergeJpFiles(path, place.label, place.trusted);
+    else await mergeFiles(path, place.label, place.trusted, false);
+  };
+  const userPlaces = userConfigPlaces(options.env);
+  for (const place of userPlaces.filter((place) => place.readByJp)) {
+    await mergePlace(place);
   }
   if (host !== undefined) {
     // jp's resolved config holds its workspace's layers: trusted as they are.
     mergeLayer(host.config, "jp (plugin init.config)", trustsWorkspace);
   }
-  const jptDir = jptConfigDir(options.env);
-  if (jptDir !== undefined) {
-    await mergeFiles(
-      await find(join(jptDir, "config")),
-      "jpt user",
-      true,
-      false,
-    );
+  for (const place of userPlaces.filter((place) => !place.readByJp)) {
+    await mergePlace(place);
   }
 
   const workspace = options.workspace;
   if (workspace !== undefined) {
-    await mergeJpFiles(
-      await find(join(workspace.storageDir, "config")),
-      "workspace",
-      trustsWorkspace,
-    );
-    await mergeFiles(
-      await find(join(workspace.storageDir, JPT_WORKSPACE_FILE)),
-      "workspace jpt",
-      trustsWorkspace,
-      false,
-    );
-    // A `.jp.toml` outside `.jp/` is trusted only when its own directory is
-    // listed: trusting a workspace trusts its `.jp/`, not every folder.
-    for (const dir of dirsFromRootTo(workspace.root, resolve(options.cwd))) {
-      await mergeJpFiles(
-        await find(join(dir, ".jp")),
-        "directory",
-        trustedDirs.includes(resolve(dir)),
-      );
-    }
-    if (workspace.userDir !== undefined) {
-      await mergeJpFiles(
-        await find(join(workspace.userDir, "config")),
-        "user-local",
-        true,
-      );
-    }
+    const places = workspaceConfigPlaces(workspace, options.cwd, trustedDirs);
+    for (const place of places) await mergePlace(place);
   }
   if (host !== undefined) {
     mergeLayer(
@@ -335,7 +303,8 @@ export async function loadConfig(
           all: tree.values,
           base: workspace?.root ?? options.cwd,
           cwd: options.cwd,
-          userDirs: [globalDir, jptDir].filter((dir) => dir !== undefined),
+          userDirs: [globalConfigDir(options.env), jptConfigDir(options.env)]
+            .filter((dir) => dir !== undefined),
           trustsWorkspace,
         })
         : { path: resolve(options.cwd, operation.path), trust: true };
@@ -359,9 +328,6 @@ export async function loadConfig(
   });
   return { values: tree.values, origins: tree.origins, layers, warnings };
 }
-
-/** The name of jpt's own settings file in `.jp/` (`jpt.toml`), which jp never reads. */
-export const JPT_WORKSPACE_FILE = "jpt";
 
 /** Warnings for the keys of a file jp reads that released jp rejects. */
 function rejectedKeyWarnings(
@@ -388,18 +354,6 @@ function nestedAt(
   }
   table[path.at(-1)!] = value;
   return root;
-}
-
-/**
- * jpt's own config directory: `$JPT_CONFIG_DIR`, else the platform config
- * directory for `jpt` (`$XDG_CONFIG_HOME/jpt` or `~/.config/jpt` on Linux).
- * Its `config.toml` holds the user's jpt-only settings.
- *
- * @param env Environment access.
- * @returns The directory, or `undefined` when no home is known.
- */
-export function jptConfigDir(env: EnvReader): string | undefined {
-  return appConfigDir(env, "jpt", "JPT_CONFIG_DIR", ["jpt"]);
 }
 
 /**
@@ -442,38 +396,12 @@ export function conversationLayer(
   return values;
 }
 
-/**
- * jp's user-global config directory: `$JP_GLOBAL_CONFIG_DIR`, else the
- * platform config directory for `jp`.
- *
- * @param env Environment access.
- * @returns The directory, or `undefined` when no home is known.
- */
-export function globalConfigDir(env: EnvReader): string | undefined {
-  return appConfigDir(env, "jp", "JP_GLOBAL_CONFIG_DIR", ["jp", "config"]);
-}
-
 function apply(tree: ConfigTree, operation: CfgOperation, label: string): void {
   if (operation.kind === "set") {
     tree.set(operation.path, operation.value, label);
   } else if (operation.kind === "append") {
     tree.append(operation.path, operation.value, label);
   } else if (operation.kind === "merge") tree.merge(operation.value, label);
-}
-
-/** The directories from the workspace root down to `cwd` (root first), or just the root. */
-function dirsFromRootTo(root: string, cwd: string): string[] {
-  const rel = relative(root, cwd);
-  if (rel.startsWith("..") || rel === "" || resolve(root, rel) !== cwd) {
-    return [root];
-  }
-  const dirs = [root];
-  let current = root;
-  for (const part of rel.split(SEPARATOR)) {
-    current = join(current, part);
-    dirs.push(current);
-  }
-  return dirs;
 }
 
 /**

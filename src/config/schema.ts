@@ -84,6 +84,7 @@ export const CONFIG_SCHEMA: SchemaNode = {
     attachments: "any",
     inquiry: "any",
     start_local: "boolean",
+    default_id: "string",
   },
   providers: {
     llm: {

@@ -299,6 +299,36 @@ Deno.test("conversation.default_id chooses the conversation when the session has
   assert.equal(await withDefault("ask"), "17800000001");
 });
 
+Deno.test("conversation.default_id is found wherever jp's layers can set it, and config that cannot set it is not read", async () => {
+  const { ws } = await workspaceWithHistory();
+  await using _ = ws;
+  const workspace = await Workspace.open(ws.root, testSession(ws).env);
+  const config = join(ws.root, ".jp", "config.toml");
+  const chosen = async (env: Record<string, string> = {}) =>
+    (await defaultConversation(testSession(ws, env), workspace))?.id;
+  // A drop-in of jp's default `extends` (config.d/**/*).
+  await Deno.writeTextFile(config, `[assistant.model]\nid = "ollama/x"\n`);
+  await Deno.mkdir(join(ws.root, ".jp", "config.d"));
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.d", "pick.toml"),
+    `[conversation]\ndefault_id = "last-created"\n`,
+  );
+  assert.equal(await chosen(), "17800000003");
+  await Deno.remove(join(ws.root, ".jp", "config.d"), { recursive: true });
+  // A variable of jp's.
+  assert.equal(
+    await chosen({ JP_CFG_CONVERSATION_DEFAULT_ID: "jp-c17800000002" }),
+    "17800000002",
+  );
+  // No source mentions the key: the config is not loaded, so a file jp
+  // would refuse does not stop a listing (as with a conversation named).
+  await Deno.writeTextFile(config, "this is = = not toml\n");
+  assert.equal(await chosen(), "17800000001");
+  // When a file could set it, it is loaded, and its error is reported.
+  await Deno.writeTextFile(config, "default_id = = broken\n");
+  await assert.rejects(chosen(), /config\.toml/);
+});
+
 Deno.test("targetConversation() with nothing named in an empty workspace names the fix", async () => {
   await using ws = await tempWorkspace();
   await assert.rejects(

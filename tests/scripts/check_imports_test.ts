@@ -90,3 +90,23 @@ Deno.test("violations() limits what one flow in src/app imports", () => {
     } modules (at most ${MAX_APP_IMPORTS})`,
   ]);
 });
+
+Deno.test("violations() refuses a literal dynamic import of a file of src/, and the import limits leave src/runtime/ out", () => {
+  const dynamic = new Map([
+    ["src/cli/turns.ts", new Set(["src/app/list_turns.ts"])],
+  ]);
+  const outside = Array.from(
+    { length: MAX_CLI_IMPORTS },
+    (_, i) => `src/app/flow_${i}.ts`,
+  );
+  const problems = violations(
+    graph({
+      "src/cli/turns.ts": [...outside, "src/runtime/lazy_import.ts"],
+      "src/runtime/lazy_import.ts": [],
+    }),
+    dynamic,
+  );
+  assert.deepEqual(problems, [
+    "src/cli/turns.ts imports src/app/list_turns.ts by a literal dynamic import: use importLazily (src/runtime/lazy_import.ts)",
+  ]);
+});
