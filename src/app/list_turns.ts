@@ -56,7 +56,11 @@ export async function listTurns(
     session,
     options.conversation,
   );
-  const { stream } = await loadConversation(ref, { readOnly: true });
+  // Each turn's fallback reads its request: parsed once, with the file.
+  const { stream } = await loadConversation(ref, {
+    readOnly: true,
+    keepPayloads: "requests",
+  });
   const labels = new Services(session).labels(workspace);
   const record = await labels.store.read(await identityOf(labels, ref));
   const restorable = restorableLabels(record);

@@ -15,6 +15,19 @@ const ESCAPE_SEQUENCE =
 const CONTROL =
   // deno-lint-ignore no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// The same characters, for a test (every escape sequence starts with one).
+const ANY_CONTROL = new RegExp(CONTROL.source);
+
+/**
+ * Whether {@linkcode stripControlCharacters} would change the text: it holds
+ * a control character (every escape sequence starts with one).
+ *
+ * @param text Untrusted text.
+ * @returns `true` when the text has something to strip.
+ */
+export function hasControlCharacters(text: string): boolean {
+  return ANY_CONTROL.test(text);
+}
 
 /**
  * Removes escape sequences and control characters, keeping tab, line feed and
@@ -31,6 +44,7 @@ const CONTROL =
  * @returns The text without escape sequences or control characters.
  */
 export function stripControlCharacters(text: string): string {
+  if (!hasControlCharacters(text)) return text;
   return text.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "");
 }
 
@@ -42,8 +56,11 @@ export function stripControlCharacters(text: string): string {
  * @returns One line of text.
  */
 export function singleLine(text: string): string {
-  return stripControlCharacters(text).replace(
-    /[\t\n\r\u2028\u2029\u0085]+/g,
-    " ",
-  );
+  if (!NOT_ONE_LINE.test(text)) return text;
+  return stripControlCharacters(text).replace(LINE_BREAKS_AND_TABS, " ");
 }
+
+const LINE_BREAK_OR_TAB = "[\\t\\n\\r\\u2028\\u2029\\u0085]";
+const LINE_BREAKS_AND_TABS = new RegExp(`${LINE_BREAK_OR_TAB}+`, "g");
+// What singleLine changes: a control character, a line break or a tab.
+const NOT_ONE_LINE = new RegExp(`${CONTROL.source}|${LINE_BREAK_OR_TAB}`);

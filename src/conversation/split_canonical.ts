@@ -43,7 +43,8 @@ const encoder = new TextEncoder();
  *
  * @param text The whole file, decoded.
  * @param keepPayloads Keep each entry's parsed object (a reader about to
- *   read every payload; the object graph then lives as long as the entries).
+ *   read every payload; the object graph then lives as long as the entries),
+ *   or only those of `chat_request` entries (`"requests"`).
  * @returns The entries, or `undefined` when the text is not laid out as jp
  *   writes it or does not parse (use the full tokenizer then).
  * @throws {EventsSyntaxError} With the entry's byte offset, when an entry
@@ -51,7 +52,7 @@ const encoder = new TextEncoder();
  */
 export function splitCanonical(
   text: string,
-  keepPayloads = false,
+  keepPayloads: boolean | "requests" = false,
 ): EntrySplit | undefined {
   const split: EntrySplit = { bounds: [], entries: [] };
   if (text === "[]\n" || text === "[]") return split;
@@ -69,7 +70,10 @@ export function splitCanonical(
       new Entry(
         piece,
         entryIdentity(data, offsetOf, split.entries.length),
-        keepPayloads ? data : undefined,
+        keepPayloads === true ||
+          (keepPayloads === "requests" && data.type === "chat_request")
+          ? data
+          : undefined,
       ),
     );
     split.bounds.push(start, end);

@@ -93,7 +93,8 @@ export class ConversationStream {
    * @param options `fastPath: false` forces the full tokenizer (tests and
    *   benchmarks compare the two); `keepPayloads: true` keeps each entry's
    *   parsed object from the fast path instead of dropping it (a reader about
-   *   to read every payload, such as `jpt find`, then parses each entry once);
+   *   to read every payload, such as `jpt find`, then parses each entry once;
+   *   `"requests"`: only `chat_request` entries', for a turn list's fallbacks);
    *   `text`: the bytes already decoded (as a lenient UTF-8 decoder with the
    *   byte order mark kept does), not to decode them twice.
    * @returns The stream.
@@ -103,7 +104,11 @@ export class ConversationStream {
    */
   static parse(
     bytes: Uint8Array,
-    options: { fastPath?: boolean; keepPayloads?: boolean; text?: string } = {},
+    options: {
+      fastPath?: boolean;
+      keepPayloads?: boolean | "requests";
+      text?: string;
+    } = {},
   ): ConversationStream {
     // The lenient decoder is several times faster than the strict one; it
     // only differs on invalid UTF-8, which shows up as U+FFFD.

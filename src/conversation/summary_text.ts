@@ -5,7 +5,10 @@
  * @module
  */
 
-import { stripControlCharacters } from "./control_chars.ts";
+import {
+  hasControlCharacters,
+  stripControlCharacters,
+} from "./control_chars.ts";
 
 /** Longest stored turn summary, in code points. */
 export const MAX_SUMMARY_CHARS = 60;
@@ -13,7 +16,10 @@ export const MAX_SUMMARY_CHARS = 60;
 export const MAX_FALLBACK_CHARS = 72;
 
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/;
-const WHITESPACE_RUN = /\s+/gu;
+// `\s` holds no astral character: no `u` flag needed (and it is faster without).
+const WHITESPACE_RUN = /\s+/g;
+/** Two whitespace characters in a row, or one that is not a space. */
+const NEEDS_COLLAPSING = /\s\s|[^\S ]/;
 const LEADING_MARKUP =
   /^(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|(?:turn\s+)?summary\s*:\s*)/iu;
 /** Quote pairs: stripped when one pair encloses the whole text. */
@@ -178,8 +184,17 @@ function count(text: string, char: string): number {
  * @returns The fallback, or `undefined` when the request has no text.
  */
 export function fallbackSummaryOf(request: string): string | undefined {
-  const line = firstNonEmptyLine(stripControlCharacters(request));
-  if (line === undefined) return undefined;
+  // Control characters are rare: the line is read from the request as it
+  // is, and read again from the cleaned request only when what the first
+  // reading looked at holds one (the cleaned text then differs there). A
+  // request without a line of text has none when cleaned either.
+  let found = firstLineWithText(request);
+  if (found === undefined) return undefined;
+  if (hasControlCharacters(request.slice(0, found.read))) {
+    found = firstLineWithText(stripControlCharacters(request));
+    if (found === undefined) return undefined;
+  }
+  const line = found.line;
   // UTF-16 units never undercount code points: a short line is kept whole.
   if (line.length <= MAX_FALLBACK_CHARS) return line;
   let end = 0;
@@ -200,36 +215,62 @@ export function fallbackSummaryOf(request: string): string | undefined {
 const LINE_BREAKS = new RegExp(LINE_BREAK.source, "g");
 
 /**
- * The first line with text, whitespace collapsed; later lines are never
- * touched, and of a long line only what the fallback can show is collapsed.
+ * The first line with text, whitespace collapsed, and how much of `text` the
+ * answer depends on (`read`: through the line's break, or the part of a long
+ * line the fallback can show); later lines are never touched, and of a long
+ * line only what the fallback can show is collapsed.
  */
-function firstNonEmptyLine(text: string): string | undefined {
+function firstLineWithText(
+  text: string,
+): { line: string; read: number } | undefined {
   LINE_BREAKS.lastIndex = 0;
   let start = 0;
   while (true) {
     const found = LINE_BREAKS.exec(text);
     const end = found?.index ?? text.length;
-    const line = collapsedStart(text, start, end);
-    if (line !== "") return line;
+    const { line, through } = collapsedStart(text, start, end);
+    if (line !== "") {
+      const read = through < end
+        ? through
+        : found === null
+        ? text.length
+        : LINE_BREAKS.lastIndex;
+      return { line, read };
+    }
     if (found === null) return undefined;
     start = LINE_BREAKS.lastIndex;
   }
 }
 
+/** Of a longer line, only this many UTF-16 units are collapsed at first. */
+const LONG_LINE = 8 * MAX_FALLBACK_CHARS;
+
 /**
  * `text.slice(start, end)` with whitespace runs collapsed and trimmed, or
  * enough of its beginning for a fallback: a raw slice of a few times the
  * fallback's length is collapsed first, and the whole line only when that
- * does not leave more than the fallback can show.
+ * does not leave more than the fallback can show. `through` is where the
+ * part it read ends.
  */
-function collapsedStart(text: string, start: number, end: number): string {
-  const room = 8 * MAX_FALLBACK_CHARS;
-  if (end - start > room) {
-    const head = text.slice(start, start + room).replace(WHITESPACE_RUN, " ")
-      .trimStart();
-    if (head.length > 2 * MAX_FALLBACK_CHARS + 2) return head;
+function collapsedStart(
+  text: string,
+  start: number,
+  end: number,
+): { line: string; through: number } {
+  if (end - start > LONG_LINE) {
+    const through = start + LONG_LINE;
+    const head = collapsed(text.slice(start, through)).trimStart();
+    if (head.length > 2 * MAX_FALLBACK_CHARS + 2) {
+      return { line: head, through };
+    }
   }
-  return text.slice(start, end).replace(WHITESPACE_RUN, " ").trim();
+  const line = collapsed(text.slice(start, end)).trim();
+  return { line, through: end };
+}
+
+/** Whitespace runs as one space; most lines have none but single spaces. */
+function collapsed(text: string): string {
+  return NEEDS_COLLAPSING.test(text) ? text.replace(WHITESPACE_RUN, " ") : text;
 }
 
 /** Cuts text to at most `max` code points, at the last space when there is one. */

@@ -110,7 +110,8 @@ export async function removeStrayTempFiles(
  * @param options `readOnly`: the caller never writes it back (a listing):
  *   no stamp is taken, so no file is looked at twice. `keepPayloads`: the
  *   caller reads every entry's payload (`jpt find`): each entry is parsed
- *   once (see {@linkcode ConversationStream.parse}). `blocking`: read with
+ *   once; `"requests"`: only requests' (a turn list's fallbacks; see
+ *   {@linkcode ConversationStream.parse}). `blocking`: read with
  *   blocking reads, for a listing that reads conversation after conversation
  *   and does nothing meanwhile, where each awaited read costs more than the
  *   read itself (see bench/RESULTS.md, `jpt find`).
@@ -119,8 +120,11 @@ export async function removeStrayTempFiles(
  */
 export async function loadConversation(
   ref: ConversationRef,
-  options: { readOnly?: boolean; keepPayloads?: boolean; blocking?: boolean } =
-    {},
+  options: {
+    readOnly?: boolean;
+    keepPayloads?: boolean | "requests";
+    blocking?: boolean;
+  } = {},
 ): Promise<LoadedConversation> {
   return (await load(ref, options))!;
 }
@@ -197,7 +201,7 @@ async function load(
         if (!test(text)) return undefined;
       }
       return ConversationStream.parse(bytes, {
-        keepPayloads: options.keepPayloads === true,
+        keepPayloads: options.keepPayloads ?? false,
         ...(text === undefined ? {} : { text }),
       });
     },

@@ -103,3 +103,35 @@ Deno.test("splitCanonical() reports a bad entry with its byte offset", () => {
       error.message.includes(`at byte ${at}`),
   );
 });
+
+Deno.test('splitCanonical(text, "requests") keeps only requests\' payloads: reading one parses nothing again', () => {
+  const text = CANONICAL.replace(
+    '  },\n  {\n    "timestamp": "2026-10-30 10:00:00.1"',
+    '  },\n  {\n    "timestamp": "2026-10-30 10:00:00.05",\n    "type": "chat_request",\n    "content": "Fix it"\n  },\n  {\n    "timestamp": "2026-10-30 10:00:00.1"',
+  );
+  const parses = (read: () => unknown) => {
+    const parse = JSON.parse;
+    let count = 0;
+    JSON.parse = (...args: Parameters<typeof parse>) => {
+      count++;
+      return parse(...args);
+    };
+    try {
+      read();
+    } finally {
+      JSON.parse = parse;
+    }
+    return count;
+  };
+  const kept = splitCanonical(text, "requests")!.entries;
+  assert.deepEqual(kept.map((entry) => entry.type), [
+    "turn_start",
+    "chat_request",
+    "tool_call_request",
+  ]);
+  assert.equal(parses(() => kept[1]!.data()), 0);
+  assert.equal(kept[1]!.data().content, "Fix it");
+  assert.equal(parses(() => kept[2]!.data()), 1);
+  const dropped = splitCanonical(text)!.entries;
+  assert.equal(parses(() => dropped[1]!.data()), 1);
+});

@@ -197,7 +197,7 @@ Deno.test("normalizeTurnSummary() leaves a text that already satisfies the rules
   }
 });
 
-Deno.test("fallbackSummaryOf() of long lines, whitespace runs and astral characters equals the plain definition", () => {
+Deno.test("fallbackSummaryOf() of long lines, whitespace runs, astral and control characters equals the plain definition", () => {
   // The definition, written plainly: strip, first non-empty line with
   // whitespace collapsed, cut to 71 code points plus … when over 72.
   const plain = (request: string): string | undefined => {
@@ -227,8 +227,19 @@ Deno.test("fallbackSummaryOf() of long lines, whitespace runs and astral charact
     "\u001b[31m",
     "x".repeat(50),
     " ".repeat(700),
+    // Control characters the fast reading must notice wherever they are.
+    "\u0085",
+    "\u001b]0;t\n",
+    "\u0007",
+    "\r\n",
+    "\r",
+    "\u000b",
+    "\u0001",
+    "\u202e",
+    "\u2028",
+    "\u00a0",
   ];
-  for (let i = 0; i < 2000; i++) {
+  for (let i = 0; i < 5000; i++) {
     let request = "";
     const count = Math.floor(next() * 120);
     for (let k = 0; k < count; k++) {
