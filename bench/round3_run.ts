@@ -18,7 +18,9 @@
  *
  * Run with `deno run -A bench/round3_run.ts --before DIR` (about 10
  * minutes; writes its section of bench/RESULTS.md; `--quick` prints fewer
- * runs only).
+ * runs only; `--only startup,turns,query,backfill,check,large,watch,store`
+ * prints those rows only; `--watch-saves N` makes the watch rows save N
+ * times, `--after-only` measures only this checkout there).
  *
  * @module
  */
@@ -45,6 +47,16 @@ interface Row {
 }
 
 const quick = Deno.args.includes("--quick");
+/** `--watch-saves N`: how many saves the watch rows make (default 30). */
+const watchSaveCount = Deno.args.includes("--watch-saves")
+  ? Number(Deno.args[Deno.args.indexOf("--watch-saves") + 1])
+  : undefined;
+/** `--after-only`: the watch rows measure this checkout only (a long run). */
+const afterOnly = Deno.args.includes("--after-only");
+/** `--only startup,turns`: those groups of rows, printed and not written. */
+const only = Deno.args.includes("--only")
+  ? Deno.args[Deno.args.indexOf("--only") + 1]?.split(",")
+  : undefined;
 const beforeDir = Deno.args[Deno.args.indexOf("--before") + 1];
 const ENTRIES = {
   before: beforeDir === undefined ? MAIN : join(beforeDir, "main.ts"),
@@ -508,7 +520,7 @@ async function watchSaves(side: Side, saves: number) {
     }).spawn();
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const cpu: number[] = [];
-    let rssFirst = 0;
+    const rss: number[] = [];
     const events = join(dir, "events.json");
     for (let i = 0; i < saves; i++) {
       const before = cpuMs(watcher.pid);
@@ -525,9 +537,9 @@ async function watchSaves(side: Side, saves: number) {
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
       cpu.push(cpuMs(watcher.pid) - before);
-      if (i === 0) rssFirst = rssMb(watcher.pid);
+      if (i === 0 || i === 9) rss.push(rssMb(watcher.pid));
     }
-    const rssLast = rssMb(watcher.pid);
+    rss.push(rssMb(watcher.pid));
     watcher.kill("SIGTERM");
     await watcher.status;
     const du = new TextDecoder().decode(
@@ -538,8 +550,7 @@ async function watchSaves(side: Side, saves: number) {
     );
     return {
       cpu: median(cpu),
-      rssFirst,
-      rssLast,
+      rss: rss.map((mb) => mb.toFixed(0)).join(" → "),
       storeMb: Number(du.split("\t")[0]) / 1e6,
     };
   } finally {
@@ -548,27 +559,28 @@ async function watchSaves(side: Side, saves: number) {
 }
 
 async function watch(): Promise<Row[]> {
-  const saves = quick ? 10 : 30;
-  const before = await watchSaves("before", saves);
+  const saves = watchSaveCount ?? (quick ? 10 : 30);
+  const before = afterOnly
+    ? { cpu: NaN, rss: "–", storeMb: NaN }
+    : await watchSaves("before", saves);
   const after = await watchSaves("after", saves);
   return [
     {
       what:
         `\`jpt watch\`: CPU per released-jp save of a 1,000-turn conversation (median of ${saves})`,
-      before: `${before.cpu.toFixed(0)} ms`,
+      before: afterOnly ? "–" : `${before.cpu.toFixed(0)} ms`,
       after: `${after.cpu.toFixed(0)} ms`,
       goal: "≤ 50 ms",
     },
     {
-      what:
-        `the same: resident memory after the first save → after save ${saves}`,
-      before: `${before.rssFirst.toFixed(0)} → ${before.rssLast.toFixed(0)} MB`,
-      after: `${after.rssFirst.toFixed(0)} → ${after.rssLast.toFixed(0)} MB`,
+      what: `the same: resident memory after save 1 → save 10 → save ${saves}`,
+      before: `${before.rss} MB`,
+      after: `${after.rss} MB`,
       goal: "flat ± 10 %",
     },
     {
       what: `the same: jpt's data directory (label store) after ${saves} saves`,
-      before: `${before.storeMb.toFixed(2)} MB`,
+      before: afterOnly ? "–" : `${before.storeMb.toFixed(2)} MB`,
       after: `${after.storeMb.toFixed(2)} MB`,
       goal: "< 10 MB",
     },
@@ -647,16 +659,22 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   const started = performance.now();
-  const rows: Row[] = [
-    ...await startup(),
-    await turnsUnlabelled(),
-    await queryDelay(),
-    ...await backfill(),
-    ...await checkAndList(),
-    ...await checkLarge(),
-    ...await watch(),
-    await storeOf80k(),
-  ];
+  const groups: Record<string, () => Promise<Row | Row[]>> = {
+    startup,
+    turns: turnsUnlabelled,
+    query: queryDelay,
+    backfill,
+    check: checkAndList,
+    large: checkLarge,
+    watch,
+    store: storeOf80k,
+  };
+  const rows: Row[] = [];
+  for (const [name, measure] of Object.entries(groups)) {
+    if (only === undefined || only.includes(name)) {
+      rows.push(...[await measure()].flat());
+    }
+  }
   const table = [
     `Before: the commit the round started from (\`--before\`, a checkout of it); after: this one. Each row runs both side by side in one run (alternated where it is a time), medians. ${
       ((performance.now() - started) / 60000).toFixed(1)
@@ -669,5 +687,7 @@ if (import.meta.main) {
     ),
   ].join("\n");
   console.log(table);
-  if (!quick) await writeResultsSection(ROUND3_HEADING, table);
+  if (!quick && only === undefined) {
+    await writeResultsSection(ROUND3_HEADING, table);
+  }
 }
