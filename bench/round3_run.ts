@@ -18,7 +18,7 @@
  *
  * Run with `deno run -A bench/round3_run.ts --before DIR` (about 10
  * minutes; writes its section of bench/RESULTS.md; `--quick` prints fewer
- * runs only; `--only startup,turns,query,backfill,check,large,watch,store`
+ * runs only; `--only startup,turns,start,query,backfill,check,large,watch,store`
  * prints those rows only; `--watch-saves N` makes the watch rows save N
  * times, `--after-only` measures only this checkout there).
  *
@@ -154,7 +154,17 @@ async function startup(): Promise<Row[]> {
     "workspace",
   );
   const commands: Record<string, () => Promise<number>> = {
-    hello: () => timed([Deno.execPath(), "run", "--quiet", hello]),
+    // The same flags and the project's config (its import map and lock).
+    hello: () =>
+      timed([
+        Deno.execPath(),
+        "run",
+        "-A",
+        "--quiet",
+        "--config",
+        new URL("../deno.json", import.meta.url).pathname,
+        hello,
+      ], { cwd: sample }),
   };
   for (const side of SIDES) {
     for (const args of [["--version"], ["turns"], ["check"]]) {
@@ -215,6 +225,75 @@ async function turnsUnlabelled(): Promise<Row> {
       goal: "≤ 1.5×",
     };
   } finally {
+    await removeTree(root);
+  }
+}
+
+/**
+ * How soon `jpt query` sends its request at 10 turns, against a bare Deno
+ * script that sends the same body to the same server: from the start of the
+ * process to the request's arrival.
+ */
+async function queryStart(): Promise<Row> {
+  await using server = FakeLlm.start((request) =>
+    request.body?.stream
+      ? { stream: { pieces: ["ok"] } }
+      : { json: chatCompletion("{}") }
+  );
+  const root = await workspace(
+    `[assistant.model]\nid = "ollama/m"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
+  );
+  const events = releasedJpBytes(generateConversation(10, 300, 7, 0));
+  let next = 17800000000;
+  let body: unknown;
+  const arrival = async (command: string[]) => {
+    const before = server.chatRequests.length;
+    const started = performance.now();
+    await timed(command, {
+      cwd: root,
+      env: { JPT_DATA_DIR: join(root, "data") },
+    });
+    const chat = server.chatRequests.slice(before).find((r) => r.body?.stream);
+    body ??= chat!.body;
+    return chat!.receivedAt - started;
+  };
+  const query = async (side: Side) => {
+    const id = String(next++);
+    await addConversation(root, Number(id), events);
+    return await arrival(jpt(side, "query", "--id", id, "hello"));
+  };
+  try {
+    await query("after"); // learns the body the bare script sends
+    const script = join(root, "fetch.ts");
+    await Deno.writeTextFile(
+      script,
+      `await (await fetch(${
+        JSON.stringify(`${server.url}/v1/chat/completions`)
+      }, { method: "POST", headers: { "content-type": "application/json" }, body: ${
+        JSON.stringify(JSON.stringify(body))
+      } })).text();\n`,
+    );
+    const bare = [Deno.execPath(), "run", "-A", "--quiet", script];
+    const times: Record<string, number[]> = {};
+    for (let round = 0; round < (quick ? 2 : 7); round++) {
+      (times.bare ??= []).push(await arrival(bare));
+      for (const side of SIDES) (times[side] ??= []).push(await query(side));
+    }
+    const m = (name: string) => median(times[name]!);
+    return {
+      what:
+        `query at 10 turns: request sent / a bare Deno fetch of the same body (${
+          m("bare").toFixed(0)
+        } ms)`,
+      before: `${ratio(m("before"), m("bare"))}× (${
+        m("before").toFixed(0)
+      } ms)`,
+      after: `${ratio(m("after"), m("bare"))}× (${m("after").toFixed(0)} ms)`,
+      goal: "≤ 2×",
+    };
+  } finally {
+    // Detached workers end on their own; let them.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     await removeTree(root);
   }
 }
@@ -662,6 +741,7 @@ if (import.meta.main) {
   const groups: Record<string, () => Promise<Row | Row[]>> = {
     startup,
     turns: turnsUnlabelled,
+    start: queryStart,
     query: queryDelay,
     backfill,
     check: checkAndList,
