@@ -45,6 +45,9 @@ const encoder = new TextEncoder();
  * @param keepPayloads Keep each entry's parsed object (a reader about to
  *   read every payload; the object graph then lives as long as the entries),
  *   or only those of `chat_request` entries (`"requests"`).
+ * @param values The entries already parsed, when the text was proven to be
+ *   their native layout ({@linkcode nativeValues}): no piece is parsed
+ *   again, and each keeps its value.
  * @returns The entries, or `undefined` when the text is not laid out as jp
  *   writes it or does not parse (use the full tokenizer then).
  * @throws {EventsSyntaxError} With the entry's byte offset, when an entry
@@ -53,6 +56,7 @@ const encoder = new TextEncoder();
 export function splitCanonical(
   text: string,
   keepPayloads: boolean | "requests" = false,
+  values?: readonly unknown[],
 ): EntrySplit | undefined {
   const split: EntrySplit = { bounds: [], entries: [] };
   if (text === "[]\n" || text === "[]") return split;
@@ -64,13 +68,15 @@ export function splitCanonical(
     if (close < 0) return undefined;
     const end = close + CLOSE.length;
     const piece = text.slice(start, end);
-    const data = parseEntryObject(piece);
+    const data = values === undefined
+      ? parseEntryObject(piece)
+      : asEntryObject(values[split.entries.length]);
     if (data === undefined) return undefined;
     split.entries.push(
       new Entry(
         piece,
         entryIdentity(data, offsetOf, split.entries.length),
-        keepPayloads === true ||
+        values !== undefined || keepPayloads === true ||
           (keepPayloads === "requests" && data.type === "chat_request")
           ? data
           : undefined,
@@ -82,11 +88,44 @@ export function splitCanonical(
       continue;
     }
     const rest = text.length - end;
-    return (rest === 3 && text.endsWith("\n]\n")) ||
-        (rest === 2 && text.endsWith("\n]"))
+    const ended = (rest === 3 && text.endsWith("\n]\n")) ||
+      (rest === 2 && text.endsWith("\n]"));
+    return ended &&
+        (values === undefined || values.length === split.entries.length)
       ? split
       : undefined;
   }
+}
+
+/**
+ * The file's entries parsed with one `JSON.parse`, when its text is exactly
+ * their native layout (`JSON.stringify(values, null, 2)` and a line break):
+ * then only a top-level entry closes at two spaces of indent, and
+ * {@linkcode splitCanonical} can cut the entries out without parsing each
+ * again. Numbers written other than natively, escapes the native writer
+ * does not use and repeated keys all make the layouts differ.
+ *
+ * @param text The whole file, decoded.
+ * @returns The parsed entries, or `undefined` when the text is not that.
+ */
+export function nativeValues(text: string): unknown[] | undefined {
+  try {
+    const values: unknown = JSON.parse(text);
+    return Array.isArray(values) &&
+        `${JSON.stringify(values, null, 2)}\n` === text
+      ? values
+      : undefined;
+  } catch {
+    // Not JSON, or nested deeper than the native writer goes: the entry by
+    // entry parse reports it.
+    return undefined;
+  }
+}
+
+function asEntryObject(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
 }
 
 /**
@@ -98,13 +137,9 @@ export function splitCanonical(
 export function parseEntryObject(
   piece: string,
 ): Record<string, unknown> | undefined {
-  let data: unknown;
   try {
-    data = JSON.parse(piece);
+    return asEntryObject(JSON.parse(piece));
   } catch {
     return undefined;
   }
-  return typeof data === "object" && data !== null && !Array.isArray(data)
-    ? data as Record<string, unknown>
-    : undefined;
 }

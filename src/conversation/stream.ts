@@ -2,7 +2,11 @@ import { Entry, labelledTurnStart } from "./entry.ts";
 import { generateEventId } from "./event_id.ts";
 import type { JsonObject, JsonValue } from "./json_value.ts";
 import { scanEvents } from "./scan_events.ts";
-import { type EntrySplit, splitCanonical } from "./split_canonical.ts";
+import {
+  type EntrySplit,
+  nativeValues,
+  splitCanonical,
+} from "./split_canonical.ts";
 import { normalizeTurnSummary } from "./summary_text.ts";
 import { CompletenessTracker, Turn } from "./turn.ts";
 
@@ -62,6 +66,7 @@ export class ConversationStream {
   /** Every event id in the file or issued since (built on first use); never issued twice. */
   #issued: Set<string> | undefined;
   #turns: Turn[] | undefined;
+  #laidOutNatively = false;
   /** Entry position of each `turn_start` by event id (built on first use). */
   #turnStarts: Map<string, number> | undefined;
   #revision = 0;
@@ -96,7 +101,12 @@ export class ConversationStream {
    *   to read every payload, such as `jpt find`, then parses each entry once;
    *   `"requests"`: only `chat_request` entries', for a turn list's fallbacks);
    *   `text`: the bytes already decoded (as a lenient UTF-8 decoder with the
-   *   byte order mark kept does), not to decode them twice.
+   *   byte order mark kept does), not to decode them twice; `wholeFile`:
+   *   parse the file with one `JSON.parse` and, when its text is exactly
+   *   that value laid out natively, cut the entries from it without parsing
+   *   each again (every payload is kept; much faster for many small entries,
+   *   and the whole tree is held meanwhile: `jpt check` asks for it, and
+   *   {@linkcode ConversationStream.laidOutNatively} tells what it found).
    * @returns The stream.
    * @throws {EventsSyntaxError} With the byte offset, for invalid UTF-8 or
    *   JSON, a non-array top level, or an entry that is not an object, lacks a
@@ -108,6 +118,7 @@ export class ConversationStream {
       fastPath?: boolean;
       keepPayloads?: boolean | "requests";
       text?: string;
+      wholeFile?: boolean;
     } = {},
   ): ConversationStream {
     // The lenient decoder is several times faster than the strict one; it
@@ -120,18 +131,32 @@ export class ConversationStream {
         scanEvents(bytes); // throws with the offset of the first invalid byte
       }
     }
-    const split =
-      (options.fastPath === false
-        ? undefined
-        : splitCanonical(text, options.keepPayloads)) ??
-        slowSplit(bytes, text);
+    const fast = options.fastPath !== false;
+    const values = fast && options.wholeFile ? nativeValues(text) : undefined;
+    const native = values === undefined
+      ? undefined
+      : splitCanonical(text, true, values);
+    const split = native ??
+      (fast ? splitCanonical(text, options.keepPayloads) : undefined) ??
+      slowSplit(bytes, text);
     const entries = split.entries;
-    return new ConversationStream(entries, {
+    const stream = new ConversationStream(entries, {
       bytes,
       entries: entries.slice(),
       text,
       charBounds: split.bounds,
     });
+    stream.#laidOutNatively = native !== undefined;
+    return stream;
+  }
+
+  /**
+   * Whether parsing (with `wholeFile`) found the file to be exactly its
+   * entries laid out by `JSON.stringify(entries, null, 2)` and a line break.
+   * `false` when it did not, or was not asked to look.
+   */
+  get laidOutNatively(): boolean {
+    return this.#laidOutNatively;
   }
 
   /**

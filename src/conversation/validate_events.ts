@@ -48,8 +48,12 @@ export function validateEvents(
   const report: ValidationReport = { errors: [], warnings: [] };
   let stream: ConversationStream;
   try {
-    // Every payload is read below: kept from the parse, not parsed again.
-    stream = ConversationStream.parse(bytes, { keepPayloads: true });
+    // Every payload is read below: kept from the parse, not parsed again;
+    // one parse of the whole file also shows whether it is laid out natively.
+    stream = ConversationStream.parse(bytes, {
+      keepPayloads: true,
+      wholeFile: true,
+    });
   } catch (error) {
     if (error instanceof EventsSyntaxError) {
       report.errors.push(error.message);
@@ -87,16 +91,10 @@ function checkCanonicalForm(
   report: ValidationReport,
 ): void {
   const text = decoder.decode(bytes);
-  // One native write of the whole file shows at once that every entry is
-  // laid out as the native writer lays it out (the usual case).
-  let laidOutNatively = false;
-  try {
-    laidOutNatively = `${
-      JSON.stringify(stream.entries.map((entry) => entry.data()), null, 2)
-    }\n` === text;
-  } catch {
-    // An entry that does not parse is reported below.
-  }
+  // The parse compared the file with one native write of its entries: when
+  // equal, every entry is laid out as the native writer lays it out (the
+  // usual case).
+  const laidOutNatively = stream.laidOutNatively;
   const parts: string[] = [];
   let rewritten = false;
   try {

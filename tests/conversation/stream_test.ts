@@ -284,7 +284,7 @@ Deno.test("append() adds an entry with a fresh id in jp's key order", () => {
   assert.equal(text(empty), "[]\n");
 });
 
-Deno.test("the fast path and the full tokenizer read every file the same way", () => {
+Deno.test("the fast path, the whole-file parse and the full tokenizer read every file the same way", () => {
   const files = GENERATIONS.map((name) => streamFile(name));
   files.push(
     new TextEncoder().encode(
@@ -294,14 +294,54 @@ Deno.test("the fast path and the full tokenizer read every file the same way", (
   for (const dir of fixtureConversations()) {
     files.push(Deno.readFileSync(`${dir}/events.json`));
   }
+  // Natively laid out: the whole-file parse cuts the entries without
+  // parsing each; a number or escape the native writer writes otherwise
+  // makes it fall back to parsing each entry.
+  const native = (values: unknown[]) =>
+    new TextEncoder().encode(`${JSON.stringify(values, null, 2)}\n`);
+  const entries = [
+    {
+      event_id: "k3m9x2a",
+      timestamp: "2026-01-01 00:00:00.0",
+      type: "turn_start",
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.1",
+      type: "chat_request",
+      content: "a\n  }",
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.2",
+      type: "x",
+      nested: { a: { b: [1, {}] } },
+    },
+  ];
+  files.push(native(entries), native([]));
+  const notNative = decoder.decode(native(entries)).replace('"x"', '"\\u0078"');
+  files.push(new TextEncoder().encode(notNative));
+  let laidOut = 0;
   for (const bytes of files) {
     const fast = ConversationStream.parse(bytes);
     const full = ConversationStream.parse(bytes, { fastPath: false });
+    const whole = ConversationStream.parse(bytes, { wholeFile: true });
     const view = (stream: ConversationStream) =>
       stream.entries.map((
         e,
       ) => [e.text, e.type, e.timestamp, e.eventId, e.callId]);
     assert.deepEqual(view(fast), view(full));
+    assert.deepEqual(view(whole), view(full));
+    assert.deepEqual(
+      whole.entries.map((entry) => entry.data()),
+      full.entries.map((entry) => entry.data()),
+    );
+    assert.deepEqual(whole.serialize(), bytes);
+    assert.equal(
+      whole.laidOutNatively,
+      `${JSON.stringify(full.entries.map((e) => e.data()), null, 2)}\n` ===
+        decoder.decode(bytes),
+    );
+    assert.equal(fast.laidOutNatively, false);
+    if (whole.laidOutNatively) laidOut++;
     assert.deepEqual(full.serialize(), bytes);
     const id = full.ensureTurnId(0);
     if (id !== undefined) {
@@ -315,6 +355,7 @@ Deno.test("the fast path and the full tokenizer read every file the same way", (
       );
     }
   }
+  assert.ok(laidOut >= 3, `${laidOut} files laid out natively`);
 });
 
 Deno.test("labelTurn() gives a stripped turn its id and label in one rewrite, preferring the recorded id when free", () => {
@@ -385,4 +426,18 @@ Deno.test("ConversationStream.parse() keepPayloads and text: the same entries an
     text: new TextDecoder().decode(bytes),
   });
   assert.deepEqual(fromText.serialize(), bytes);
+});
+
+Deno.test("parse({ wholeFile }) of JSON nested deeper than the native writer goes parses entry by entry", () => {
+  const deep = "[".repeat(20000) + "]".repeat(20000);
+  const text =
+    `[\n  {\n    "timestamp": "t",\n    "type": "x",\n    "deep": ${deep}\n  }\n]\n`;
+  const bytes = new TextEncoder().encode(text);
+  const whole = ConversationStream.parse(bytes, { wholeFile: true });
+  assert.equal(whole.laidOutNatively, false);
+  assert.deepEqual(
+    whole.entries.map((entry) => entry.text),
+    ConversationStream.parse(bytes).entries.map((entry) => entry.text),
+  );
+  assert.deepEqual(whole.serialize(), bytes);
 });
