@@ -11,7 +11,7 @@ import { turnContentKey } from "../summary/turn_content_key.ts";
 import { loadConversation } from "../workspace/conversation_io.ts";
 import { identityOf } from "../labels/label_recorder.ts";
 import { labelSource, restorableLabels } from "../labels/restore_labels.ts";
-import { Services } from "./services.ts";
+import { LabelStore } from "../labels/label_store.ts";
 import type { Session } from "./session.ts";
 import { targetConversation } from "./conversation_target.ts";
 
@@ -61,8 +61,13 @@ export async function listTurns(
     readOnly: true,
     keepPayloads: "requests",
   });
-  const labels = new Services(session).labels(workspace);
-  const record = await labels.store.read(await identityOf(labels, ref));
+  // The store alone, without the flows' services (a listing starts faster).
+  const store = LabelStore.open(session.env, session.warn);
+  const record = await store.read(
+    await identityOf({
+      workspace: workspace && { root: workspace.root, id: workspace.id },
+    }, ref),
+  );
   const restorable = restorableLabels(record);
   const rows: TurnRow[] = [];
   for (const turn of stream.turns()) {

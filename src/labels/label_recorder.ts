@@ -49,12 +49,12 @@ export interface LabelToRecord {
  * conversation id. Another checkout or a fork has another location, so
  * another record.
  *
- * @param recorder The recorder.
+ * @param recorder The recorder (its workspace is what counts).
  * @param ref The conversation.
  * @returns The identity.
  */
 export async function identityOf(
-  recorder: LabelRecorder,
+  recorder: Pick<LabelRecorder, "workspace">,
   ref: ConversationRef,
 ): Promise<ConversationIdentity> {
   const place = recorder.workspace?.root ?? ref.copies[0]?.dir ?? ".";
