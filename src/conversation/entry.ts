@@ -143,6 +143,19 @@ export class Entry {
   }
 
   /**
+   * Whether the entry may have the top-level key `key`: `false` only when
+   * it surely lacks it (its text has no `"key"` and no `\u` escape that
+   * could spell it), so a caller skips parsing an entry without it.
+   *
+   * @param key The key.
+   * @returns `false` when the entry surely lacks the key.
+   */
+  mayHaveKey(key: string): boolean {
+    if (this.#data !== undefined) return Object.hasOwn(this.#data, key);
+    return this.text.includes(`"${key}"`) || this.text.includes("\\u");
+  }
+
+  /**
    * The entry as a plain object (`JSON.parse` semantics), parsed once.
    *
    * @returns The parsed entry; do not mutate it.

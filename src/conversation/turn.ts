@@ -74,7 +74,11 @@ export class Turn {
 
   /** The summary stored on the turn's `turn_start`, if any. */
   get summary(): string | undefined {
-    const summary = this.start?.data().summary;
+    const start = this.start;
+    // Most turn_starts have none (each one a released jp saved): their
+    // text says so without parsing them.
+    if (start === undefined || !start.mayHaveKey("summary")) return undefined;
+    const summary = start.data().summary;
     return typeof summary === "string" ? summary : undefined;
   }
 

@@ -48,3 +48,40 @@ Deno.test("labelledTurnStart() writes what the ordered tree writes", () => {
     }
   }
 });
+
+Deno.test("Entry.mayHaveKey() is false only when the entry surely lacks the key, and a turn's summary reads the same", () => {
+  const file = (...entries: string[]) =>
+    new TextEncoder().encode(`[\n  ${entries.join(",\n  ")}\n]\n`);
+  const bare =
+    '{\n    "event_id": "k3m9x2a",\n    "timestamp": "2026-01-01 00:00:00.0",\n    "type": "turn_start"\n  }';
+  const labelled = bare.replace(
+    '"type": "turn_start"',
+    '"type": "turn_start",\n    "summary": "Fix it"',
+  );
+  const escaped = bare.replace(
+    '"type": "turn_start"',
+    '"type": "turn_start",\n    "\\u0073ummary": "Spelled with an escape"',
+  );
+  const kept = ConversationStream.parse(file(bare, labelled, escaped), {
+    keepPayloads: true,
+  });
+  const plain = ConversationStream.parse(file(bare, labelled, escaped));
+  for (const stream of [plain, kept]) {
+    const [a, b, c] = stream.entries;
+    assert.equal(a!.mayHaveKey("summary"), false);
+    assert.equal(b!.mayHaveKey("summary"), true);
+    assert.equal(c!.mayHaveKey("summary"), true);
+    assert.deepEqual(stream.turns().map((turn) => turn.summary), [
+      undefined,
+      "Fix it",
+      "Spelled with an escape",
+    ]);
+  }
+  // A key that only appears as a value is no key of the parsed entry.
+  const value = new Entry('{"type": "x", "timestamp": "summary"}', {
+    type: "x",
+    timestamp: "summary",
+    eventId: undefined,
+  }, { type: "x", timestamp: "summary" });
+  assert.equal(value.mayHaveKey("summary"), false);
+});
