@@ -54,22 +54,26 @@ export function isCanonicalFast(
     JSON.stringify([value], null, 2) === `[\n  ${entry.text}\n]`;
 }
 
-/** No number but safe integers, nested at most as deep as jp reads (no recursion). */
-function onlySafeIntegers(value: unknown): boolean {
-  const pending: Array<{ value: unknown; depth: number }> = [{
-    value,
-    depth: 0,
-  }];
-  while (pending.length > 0) {
-    const { value: item, depth } = pending.pop()!;
-    if (typeof item === "number") {
-      if (!Number.isSafeInteger(item) || Object.is(item, -0)) return false;
-    } else if (typeof item === "object" && item !== null) {
-      if (depth >= MAX_FAST_DEPTH) return false;
-      for (const child of Object.values(item)) {
-        pending.push({ value: child, depth: depth + 1 });
-      }
+/**
+ * No number but safe integers, nested at most {@linkcode MAX_FAST_DEPTH}
+ * deep (so the recursion stays shallow whatever the value; nothing is
+ * allocated per value, which matters over every value of a file).
+ */
+function onlySafeIntegers(value: unknown, depth = 0): boolean {
+  if (typeof value === "number") {
+    return Number.isSafeInteger(value) && !Object.is(value, -0);
+  }
+  if (typeof value !== "object" || value === null) return true;
+  if (depth >= MAX_FAST_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      if (!onlySafeIntegers(item, depth + 1)) return false;
     }
+    return true;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!onlySafeIntegers(record[key], depth + 1)) return false;
   }
   return true;
 }
