@@ -201,7 +201,7 @@ async function turnsUnlabelled(): Promise<Row> {
       "console.log(JSON.parse(Deno.readTextFileSync(Deno.args[0])).length);\n",
     );
     const env = { JPT_DATA_DIR: join(root, "data") };
-    const m = await alternate(quick ? 2 : 5, {
+    const m = await alternate(quick ? 2 : 7, {
       parse: () =>
         timed([
           Deno.execPath(),
@@ -446,7 +446,7 @@ console.log(n);
 `,
     );
     const env = { JPT_DATA_DIR: join(root, "data") };
-    const m = await alternate(quick ? 2 : 5, {
+    const m = await alternate(quick ? 2 : 11, {
       parse: () =>
         timed([Deno.execPath(), "run", "-A", "--quiet", script, conversations]),
       "before check": () => timed(jpt("before", "check"), { cwd: root, env }),
