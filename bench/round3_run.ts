@@ -229,12 +229,30 @@ async function turnsUnlabelled(): Promise<Row> {
   }
 }
 
+/** A workspace whose model is a loopback server, for timing `jpt query`. */
+interface QueryRig {
+  /** Runs a command; when its streamed request arrived, and its body. */
+  arrival(command: string[]): Promise<{ ms: number; body: unknown }>;
+  /** `jpt query` on a fresh copy of the conversation: when its request arrived, and its body. */
+  query(
+    side: Side,
+    ...options: string[]
+  ): Promise<{ ms: number; body: unknown }>;
+  /** The server's URL. */
+  url: string;
+  /** The workspace (removed afterwards). */
+  root: string;
+}
+
 /**
- * How soon `jpt query` sends its request at 10 turns, against a bare Deno
- * script that sends the same body to the same server: from the start of the
- * process to the request's arrival.
+ * Runs `measure` against a workspace of conversations of `turns` turns and
+ * a loopback model that streams "ok"; each arrival is timed from the start
+ * of the process to the streamed request's arrival at the server.
  */
-async function queryStart(): Promise<Row> {
+async function withQueryRig<T>(
+  turns: number,
+  measure: (rig: QueryRig) => Promise<T>,
+): Promise<T> {
   await using server = FakeLlm.start((request) =>
     request.body?.stream
       ? { stream: { pieces: ["ok"] } }
@@ -243,9 +261,8 @@ async function queryStart(): Promise<Row> {
   const root = await workspace(
     `[assistant.model]\nid = "ollama/m"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
   );
-  const events = releasedJpBytes(generateConversation(10, 300, 7, 0));
+  const events = releasedJpBytes(generateConversation(turns, 300, 7, 0));
   let next = 17800000000;
-  let body: unknown;
   const arrival = async (command: string[]) => {
     const before = server.chatRequests.length;
     const started = performance.now();
@@ -254,21 +271,36 @@ async function queryStart(): Promise<Row> {
       env: { JPT_DATA_DIR: join(root, "data") },
     });
     const chat = server.chatRequests.slice(before).find((r) => r.body?.stream);
-    body ??= chat!.body;
-    return chat!.receivedAt - started;
+    return { ms: chat!.receivedAt - started, body: chat!.body };
   };
-  const query = async (side: Side) => {
+  const query = async (side: Side, ...options: string[]) => {
     const id = String(next++);
     await addConversation(root, Number(id), events);
-    return await arrival(jpt(side, "query", "--id", id, "hello"));
+    return await arrival(jpt(side, "query", "--id", id, ...options, "hello"));
   };
   try {
-    await query("after"); // learns the body the bare script sends
+    return await measure({ arrival, query, url: server.url, root });
+  } finally {
+    // Detached workers end on their own; let them.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await removeTree(root);
+  }
+}
+
+/**
+ * How soon `jpt query` sends its request at 10 turns, against a bare Deno
+ * script that sends the same body to the same server: from the start of the
+ * process to the request's arrival.
+ */
+function queryStart(): Promise<Row> {
+  return withQueryRig(10, async ({ arrival, query, url, root }) => {
+    // One query learns the body the bare script sends.
+    const { body } = await query("after");
     const script = join(root, "fetch.ts");
     await Deno.writeTextFile(
       script,
       `await (await fetch(${
-        JSON.stringify(`${server.url}/v1/chat/completions`)
+        JSON.stringify(`${url}/v1/chat/completions`)
       }, { method: "POST", headers: { "content-type": "application/json" }, body: ${
         JSON.stringify(JSON.stringify(body))
       } })).text();\n`,
@@ -276,8 +308,10 @@ async function queryStart(): Promise<Row> {
     const bare = [Deno.execPath(), "run", "-A", "--quiet", script];
     const times: Record<string, number[]> = {};
     for (let round = 0; round < (quick ? 2 : 7); round++) {
-      (times.bare ??= []).push(await arrival(bare));
-      for (const side of SIDES) (times[side] ??= []).push(await query(side));
+      (times.bare ??= []).push((await arrival(bare)).ms);
+      for (const side of SIDES) {
+        (times[side] ??= []).push((await query(side)).ms);
+      }
     }
     const m = (name: string) => median(times[name]!);
     return {
@@ -291,71 +325,29 @@ async function queryStart(): Promise<Row> {
       after: `${ratio(m("after"), m("bare"))}× (${m("after").toFixed(0)} ms)`,
       goal: "≤ 2×",
     };
-  } finally {
-    // Detached workers end on their own; let them.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    await removeTree(root);
-  }
+  });
 }
 
-async function queryDelay(): Promise<Row> {
-  await using server = FakeLlm.start((request) =>
-    request.body?.stream
-      ? { stream: { pieces: ["ok"] } }
-      : { json: chatCompletion("{}") }
-  );
-  const root = await workspace(
-    `[assistant.model]\nid = "ollama/m"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
-  );
-  const events = releasedJpBytes(generateConversation(10000, 300, 7, 0));
-  let next = 17800000000;
-  const delay = async (side: Side, auto: boolean) => {
-    const id = String(next++);
-    await addConversation(root, Number(id), events);
-    const before = server.chatRequests.length;
-    const started = performance.now();
-    await timed(
-      jpt(
-        side,
-        "query",
-        "--id",
-        id,
-        ...(auto
-          ? []
-          : ["--cfg", "conversation.turn_summary.generate.auto=false"]),
-        "hello",
-      ),
-      {
-        cwd: root,
-        env: { JPT_DATA_DIR: join(root, "data") },
-      },
-    );
-    const chat = server.chatRequests.slice(before).find((r) => r.body?.stream);
-    return chat!.receivedAt - started;
-  };
-  const result: Record<string, number[]> = {};
-  try {
+function queryDelay(): Promise<Row> {
+  return withQueryRig(10000, async ({ query }) => {
+    const off = ["--cfg", "conversation.turn_summary.generate.auto=false"];
+    const result: Record<string, number[]> = {};
     for (let round = 0; round < (quick ? 1 : 3); round++) {
       for (const side of SIDES) {
-        for (const auto of [true, false]) {
-          (result[`${side} ${auto}`] ??= []).push(await delay(side, auto));
-        }
+        (result[`${side} true`] ??= []).push((await query(side)).ms);
+        (result[`${side} false`] ??= []).push((await query(side, ...off)).ms);
       }
     }
-  } finally {
-    // Detached workers end on their own; let them.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    await removeTree(root);
-  }
-  const extra = (side: Side) =>
-    median(result[`${side} true`]!) - median(result[`${side} false`]!);
-  return {
-    what:
-      "query at 10,000 unlabelled turns: request leaves later with auto summaries on than off",
-    before: signed(extra("before")),
-    after: signed(extra("after")),
-    goal: "≤ +100 ms",
-  };
+    const extra = (side: Side) =>
+      median(result[`${side} true`]!) - median(result[`${side} false`]!);
+    return {
+      what:
+        "query at 10,000 unlabelled turns: request leaves later with auto summaries on than off",
+      before: signed(extra("before")),
+      after: signed(extra("after")),
+      goal: "≤ +100 ms",
+    };
+  });
 }
 
 async function backfill(): Promise<Row[]> {
