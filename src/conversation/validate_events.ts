@@ -46,11 +46,14 @@ export function validateEvents(
   options: ValidateEventsOptions,
 ): ValidationReport {
   const report: ValidationReport = { errors: [], warnings: [] };
+  // Decoded once, as the stream's parse decodes (byte order mark kept).
+  const text = decoder.decode(bytes);
   let stream: ConversationStream;
   try {
     // Every payload is read below: kept from the parse, not parsed again;
     // one parse of the whole file also shows whether it is laid out natively.
     stream = ConversationStream.parse(bytes, {
+      text,
       keepPayloads: true,
       wholeFile: true,
     });
@@ -63,7 +66,9 @@ export function validateEvents(
   }
   report.stream = stream;
   checkRoundTrip(bytes, stream, report);
-  if (options.canonical !== false) checkCanonicalForm(bytes, stream, report);
+  if (options.canonical !== false) {
+    checkCanonicalForm(bytes, text, stream, report);
+  }
   const checks = new EntryChecks(options);
   stream.entries.forEach((entry, index) => checks.see(entry, index));
   checks.finish(report);
@@ -87,10 +92,10 @@ function checkRoundTrip(
 
 function checkCanonicalForm(
   bytes: Uint8Array,
+  text: string,
   stream: ConversationStream,
   report: ValidationReport,
 ): void {
-  const text = decoder.decode(bytes);
   // The parse compared the file with one native write of its entries: when
   // equal, every entry is laid out as the native writer lays it out (the
   // usual case).
