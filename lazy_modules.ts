@@ -13,6 +13,9 @@ import type { ModuleLoaders } from "./src/runtime/lazy_import.ts";
 
 /** Every lazily loaded module, by its path under `src/`. */
 export const LAZY_MODULES: ModuleLoaders = {
+  "app/background_catch_up.ts": () =>
+    import("./src/app/background_catch_up.ts"),
+  "app/background_title.ts": () => import("./src/app/background_title.ts"),
   "app/backfill.ts": () => import("./src/app/backfill.ts"),
   "app/batch_backfill.ts": () => import("./src/app/batch_backfill.ts"),
   "app/check_paths.ts": () => import("./src/app/check_paths.ts"),
@@ -63,7 +66,7 @@ export const LAZY_MODULES: ModuleLoaders = {
   "config/config_file.ts": () => import("./src/config/config_file.ts"),
   "config/load_config.ts": () => import("./src/config/load_config.ts"),
   "edit/run_editor.ts": () => import("./src/edit/run_editor.ts"),
-  "llm/client.ts": () => import("./src/llm/client.ts"),
+  "llm/chat_client.ts": () => import("./src/llm/chat_client.ts"),
   "summary/batch_state.ts": () => import("./src/summary/batch_state.ts"),
   "summary/prompt.ts": () => import("./src/summary/prompt.ts"),
   "summary/summary_model.ts": () => import("./src/summary/summary_model.ts"),

@@ -45,7 +45,10 @@ export async function waitAndApply(
   options: BatchBackfillOptions,
   outcomes: Map<string, BackfillOutcome>,
 ): Promise<string> {
-  const api = new BatchApi(await services.client(endpointOf(services, batch)));
+  const api = await BatchApi.connect(
+    endpointOf(services, batch),
+    services.session.env,
+  );
   let status = await api.status(batch.id, options.signal);
   options.onStatus?.(status);
   while (!isFinal(status.status)) {

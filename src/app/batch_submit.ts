@@ -72,7 +72,7 @@ export async function submitBatches(
   const submitted: SubmittedBatch[] = [];
   for (const group of groups.values()) {
     if (options.signal.aborted) break;
-    const api = new BatchApi(await services.client(group.endpoint));
+    const api = await BatchApi.connect(group.endpoint, services.session.env);
     const id = await api.submit(group.lines, options.signal);
     options.log?.(
       `batch ${id}: ${group.lines.length} request(s) for ${group.model}`,

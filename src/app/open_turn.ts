@@ -8,6 +8,7 @@
  */
 
 import type { ConfigTable } from "../config/config_tree.ts";
+import type { ChatClient } from "../llm/chat_client.ts";
 import { resolveRoleModel, type RoleModel } from "../config/role_models.ts";
 import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
 import {
@@ -31,8 +32,8 @@ export interface Preflight {
   assistant: RoleModel;
   /** Where it is reached. */
   endpoint: ProviderEndpoint;
-  /** A client for it (the OpenAI SDK). */
-  client: Awaited<ReturnType<Services["client"]>>;
+  /** A chat client for it. */
+  client: ChatClient;
 }
 
 /** A new conversation, ready for its first request. */
@@ -87,7 +88,7 @@ export async function preflight(
     config,
     assistant,
     endpoint,
-    client: await services.client(endpoint),
+    client: await services.chatClient(endpoint),
   };
 }
 

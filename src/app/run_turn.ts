@@ -18,7 +18,7 @@ import {
   saveConversation,
 } from "../workspace/conversation_io.ts";
 import { HELD, withConversation } from "../workspace/unit_of_work.ts";
-import { backgroundCatchUp } from "./background_catch_up.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 import { finishTurn } from "./finish_turn.ts";
 import {
   openNewConversation,
@@ -164,6 +164,9 @@ async function runLocked(
     const turnsBefore = conversation.stream.turns().length;
     appendRequest(conversation, checked, turn, options.isNew);
     let background: Promise<void> = Promise.resolve();
+    // Set once the model's answer starts (or the call ends without one).
+    let answerStarted = () => {};
+    const answer = new Promise<void>((resolve) => answerStarted = resolve);
     if (request.persist) {
       // The request is on disk before the model is called: nothing typed is lost.
       await saveConversation(conversation);
@@ -174,12 +177,16 @@ async function runLocked(
           startWorker(turn, conversation, { turns: 0, turnsBefore, title });
         }
       } else {
-        // Off the request's path: the request leaves while this runs.
-        background = spawnCatchUp(
-          turn,
-          conversation,
-          checked,
-          { inProcess: !toWorker, beforeIndex: turnsBefore },
+        // Off the request's path: it starts once the answer does. Until
+        // the request is written, any work on this thread holds it back
+        // (Deno drives the connection between JavaScript tasks).
+        background = answer.then(() =>
+          spawnCatchUp(
+            turn,
+            conversation,
+            checked,
+            { inProcess: !toWorker, beforeIndex: turnsBefore },
+          )
         )
           .then((forWorker) => {
             if (toWorker && forWorker > 0) {
@@ -197,7 +204,11 @@ async function runLocked(
       checked,
       request,
       turn.sink,
-    ).finally(() => background.catch(() => {}));
+      answerStarted,
+    ).finally(() => {
+      answerStarted();
+      background.catch(() => {});
+    });
     await background;
     if (request.persist && hasUnsavedChanges(conversation)) {
       await saveConversation(conversation);
@@ -237,6 +248,11 @@ async function spawnCatchUp(
   scope: { inProcess: boolean; beforeIndex: number },
 ): Promise<number> {
   if (!turnSummarySettings(checked.config).auto) return 0;
+  // Loaded here, not with this module: its modules (the label store's
+  // restore, the summary task) load while the request is on its way.
+  const { backgroundCatchUp } = await importLazily<
+    typeof import("./background_catch_up.ts")
+  >("app/background_catch_up.ts");
   const started = await backgroundCatchUp(turn.work.handler, {
     services: turn.services,
     workspace: turn.workspace,

@@ -13,7 +13,7 @@
 import type { LoadedConfig } from "../config/load_config.ts";
 import { ConfigFileCache } from "../config/config_file_cache.ts";
 import { type UsageRecord, usageSink } from "../workspace/usage_ledger.ts";
-import type { createClient } from "../llm/client.ts";
+import type { ChatClient } from "../llm/chat_client.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import type { LabelRecorder } from "../labels/label_recorder.ts";
 import { DEFAULT_MAX_RECORDS, LabelStore } from "../labels/label_store.ts";
@@ -233,18 +233,16 @@ export class Services {
   }
 
   /**
-   * An OpenAI SDK client for an endpoint (the one retry policy included).
+   * A chat client for an endpoint (the one retry policy included).
    *
    * @param endpoint The endpoint.
    * @returns The client.
    */
-  async client(
-    endpoint: ProviderEndpoint,
-  ): Promise<Awaited<ReturnType<typeof createClient>>> {
-    const { createClient } = await importLazily<
-      typeof import("../llm/client.ts")
-    >("llm/client.ts");
-    return await createClient(endpoint, this.session.env);
+  async chatClient(endpoint: ProviderEndpoint): Promise<ChatClient> {
+    const { createChatClient } = await importLazily<
+      typeof import("../llm/chat_client.ts")
+    >("llm/chat_client.ts");
+    return await createChatClient(endpoint, this.session.env);
   }
 
   /**

@@ -40,6 +40,7 @@ export interface StreamedReply {
  * @param preflight The config, model, endpoint and client.
  * @param request The turn's request (signal, clock, idle timeout).
  * @param sink Where the pieces go.
+ * @param onAnswer Called once when the model's answer starts.
  * @returns What arrived.
  */
 export async function streamReply(
@@ -47,6 +48,7 @@ export async function streamReply(
   preflight: Preflight,
   request: TurnRequest,
   sink: TurnSink,
+  onAnswer?: () => void,
 ): Promise<StreamedReply> {
   const { assistant, client, config, endpoint } = preflight;
   sink.waiting?.(`${assistant.id.provider}/${assistant.id.name}`);
@@ -62,6 +64,7 @@ export async function streamReply(
     idleTimeoutMs: request.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
     onText: (piece) => sink.text(piece),
     onReasoning: (piece) => sink.reasoning(piece),
+    ...(onAnswer === undefined ? {} : { onAnswer }),
   }).catch((error: unknown) =>
     error instanceof JptError
       ? error

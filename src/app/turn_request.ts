@@ -14,7 +14,7 @@ import { headingTitle } from "../conversation/title_text.ts";
 import { renameConversationDirs } from "../workspace/conversation_create.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { spawnTitleTask } from "./background_title.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 import type { TurnWork } from "./finish_turn.ts";
 import type { Preflight } from "./open_turn.ts";
 import type { Services } from "./services.ts";
@@ -103,6 +103,11 @@ export async function nameOrTitle(
     !flag(checked.config, ["conversation", "title", "generate", "auto"])
   ) return false;
   if (inProcess) {
+    // The title task's modules (its model, the structured completion) load
+    // only for a conversation that is titled here.
+    const { spawnTitleTask } = await importLazily<
+      typeof import("./background_title.ts")
+    >("app/background_title.ts");
     turn.work.title = spawnTitleTask(turn.work.handler, turn.services, {
       workspace: turn.workspace,
       conversation,

@@ -65,13 +65,12 @@ export function addQueryCommand(
     )
     .addHelpText("after", QUERY_HELP)
     .action(async (words, opts) => {
-      const [{ runTurn }, { startWorker }] = await Promise.all([
-        importLazily<typeof import("../app/run_turn.ts")>("app/run_turn.ts"),
-        importLazily<typeof import("./hand_off.ts")>("cli/hand_off.ts"),
-      ]);
-      const { startSpinner } = await importLazily<
-        typeof import("./spinner.ts")
-      >("cli/spinner.ts");
+      const [{ runTurn }, { startWorker }, { startSpinner }] = await Promise
+        .all([
+          importLazily<typeof import("../app/run_turn.ts")>("app/run_turn.ts"),
+          importLazily<typeof import("./hand_off.ts")>("cli/hand_off.ts"),
+          importLazily<typeof import("./spinner.ts")>("cli/spinner.ts"),
+        ]);
       const base = deps.context();
       const context = opts.model === undefined
         ? base

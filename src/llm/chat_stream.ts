@@ -6,6 +6,8 @@
  */
 
 import type OpenAI from "openai";
+import type { ChatClient } from "./chat_client.ts";
+import { Deadline } from "./deadline.ts";
 import { DEFAULT_RETRY_POLICY } from "./retrying_fetch.ts";
 import { JptError } from "../errors/jpt_error.ts";
 
@@ -47,6 +49,8 @@ export interface StreamOptions {
   onReasoning(piece: string): void;
   /** Give up when nothing arrives for this long, in milliseconds (default: never). */
   idleTimeoutMs?: number;
+  /** Called once the answer starts (its status and headers are in). */
+  onAnswer?(): void;
 }
 
 /** The model sent nothing for longer than the idle timeout; what arrived is kept. */
@@ -81,31 +85,41 @@ export class StreamIdleError extends JptError {
  * @throws {StreamIdleError} When nothing arrived for `idleTimeoutMs`.
  */
 export async function streamChat(
-  client: OpenAI,
+  client: ChatClient,
   request: ChatRequest,
   options: StreamOptions,
 ): Promise<StreamedReply> {
   const reply: StreamedReply = { text: "", reasoning: "", interrupted: false };
   const idle = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const rearm = (extraMs = 0) => {
+  const rearm = () => {
     if (options.idleTimeoutMs === undefined) return;
     clearTimeout(timer);
-    timer = setTimeout(() => idle.abort(), options.idleTimeoutMs + extraMs);
+    timer = setTimeout(() => idle.abort(), options.idleTimeoutMs);
   };
+  // Before the answer starts, retries of a 429 or 5xx may wait (up to the
+  // retry policy's bound): that is no silence of the model. A `Deadline`,
+  // not `setTimeout`, so no timer is set up on the request's path.
+  const beforeAnswer = options.idleTimeoutMs === undefined
+    ? undefined
+    : new Deadline(options.idleTimeoutMs + DEFAULT_RETRY_POLICY.maxWaitMs);
+  const stalled = () =>
+    idle.signal.aborted || beforeAnswer?.signal.aborted === true;
   try {
-    // Before the answer starts, retries of a 429 or 5xx may wait (up to the
-    // retry policy's bound): that is no silence of the model.
-    rearm(DEFAULT_RETRY_POLICY.maxWaitMs);
-    const stream = await client.chat.completions.create(
+    const stream = await client.stream(
       {
         model: request.model,
         messages: request.messages,
         ...request.params,
-        stream: true,
       } as OpenAI.ChatCompletionCreateParamsStreaming,
-      { signal: AbortSignal.any([options.signal, idle.signal]) },
+      AbortSignal.any([
+        options.signal,
+        idle.signal,
+        ...(beforeAnswer === undefined ? [] : [beforeAnswer.signal]),
+      ]),
     );
+    beforeAnswer?.cancel();
+    options.onAnswer?.();
     rearm();
     for await (const chunk of stream) {
       rearm();
@@ -128,7 +142,7 @@ export async function streamChat(
     }
     // An aborted stream may also just end.
     if (options.signal.aborted) reply.interrupted = true;
-    else if (idle.signal.aborted) {
+    else if (stalled()) {
       throw new StreamIdleError(options.idleTimeoutMs!, reply);
     }
   } catch (error) {
@@ -137,11 +151,12 @@ export async function streamChat(
       reply.interrupted = true;
       return reply;
     }
-    if (idle.signal.aborted) {
+    if (stalled()) {
       throw new StreamIdleError(options.idleTimeoutMs!, reply);
     }
     throw error;
   } finally {
+    beforeAnswer?.cancel();
     clearTimeout(timer);
   }
   return reply;

@@ -1,6 +1,8 @@
 /**
- * The one client: the OpenAI SDK pointed at a provider's OpenAI-compatible
- * endpoint. Keys are read from the environment at call time and never logged.
+ * The OpenAI SDK's full client pointed at a provider's OpenAI-compatible
+ * endpoint, for the Batch API (files and batches); chat completions go
+ * through the lighter `chat_client.ts`. Keys are read from the environment
+ * at call time and never logged.
  *
  * @module
  */
@@ -34,6 +36,27 @@ export class MissingApiKeyError extends JptError {
 }
 
 /**
+ * The API key an endpoint is called with.
+ *
+ * @param endpoint The resolved endpoint.
+ * @param env Environment access.
+ * @returns The key, or `undefined` for a provider that needs none.
+ * @throws {MissingApiKeyError} When the provider needs a key and its variable is unset.
+ */
+export function apiKeyOf(
+  endpoint: ProviderEndpoint,
+  env: EnvReader,
+): string | undefined {
+  const key = endpoint.apiKeyEnv === undefined
+    ? undefined
+    : env(endpoint.apiKeyEnv);
+  if (endpoint.keyRequired && !key) {
+    throw new MissingApiKeyError(endpoint.provider, endpoint.apiKeyEnv!);
+  }
+  return key || undefined;
+}
+
+/**
  * Creates an OpenAI SDK client for an endpoint (loading the SDK on first use).
  *
  * @param endpoint The resolved endpoint.
@@ -51,12 +74,7 @@ export async function createClient(
   options: { fetch?: typeof fetch; retry?: RetryPolicy; timeoutMs?: number } =
     {},
 ): Promise<OpenAI> {
-  const key = endpoint.apiKeyEnv === undefined
-    ? undefined
-    : env(endpoint.apiKeyEnv);
-  if (endpoint.keyRequired && !key) {
-    throw new MissingApiKeyError(endpoint.provider, endpoint.apiKeyEnv!);
-  }
+  const key = apiKeyOf(endpoint, env);
   const OpenAiClient = await loadOpenAi();
   return new OpenAiClient({
     baseURL: endpoint.baseUrl,

@@ -7,7 +7,7 @@
 
 import { JptError } from "../errors/jpt_error.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
-import { loadedOpenAi } from "./openai_sdk.ts";
+import { loadedSdkErrors } from "./openai_sdk.ts";
 
 /** A model call failed; the message is ready for the user. */
 export class ModelCallError extends JptError {
@@ -67,7 +67,7 @@ export function describeModelError(
   endpoint: ProviderEndpoint,
   model: string,
 ): ModelCallError {
-  const sdk = loadedOpenAi();
+  const sdk = loadedSdkErrors();
   if (sdk === undefined) return plainError(error);
   if (error instanceof sdk.APIConnectionTimeoutError) {
     return new ModelCallError(

@@ -1,19 +1,44 @@
 /**
- * The OpenAI SDK, loaded on first use. Loading it is most of jpt's start-up,
- * so commands that never call a model (`turns`, `check`, `config`, …) start
- * without it.
+ * The OpenAI SDK, loaded on first use and only as much of it as a command
+ * needs. The full client (`import("openai")`, about 450 modules and 60–80 ms
+ * on a warm cache) is loaded only by the Batch API; chat completions need
+ * the SDK's stream decoder and error classes alone (`openai/streaming`,
+ * `openai/error`: about 10 modules and 4 ms). Commands that never call a
+ * model (`turns`, `check`, `config`, …) load neither.
  *
  * @module
  */
 
 import type OpenAI from "openai";
+import type { Stream } from "openai/streaming";
 
-let sdk: typeof OpenAI | undefined;
-/** The import under way: callers that arrive meanwhile share it. */
-let loading: Promise<typeof OpenAI> | undefined;
+/** The SDK's error classes, the same classes whichever entry loaded them. */
+export interface SdkErrors {
+  /** Any HTTP or connection failure. */
+  APIError: typeof OpenAI.APIError;
+  /** The request could not be sent or its answer not received. */
+  APIConnectionError: typeof OpenAI.APIConnectionError;
+  /** The request's timeout passed before the answer started. */
+  APIConnectionTimeoutError: typeof OpenAI.APIConnectionTimeoutError;
+  /** The caller's signal stopped the request. */
+  APIUserAbortError: typeof OpenAI.APIUserAbortError;
+}
+
+/** What chat completions use of the SDK. */
+export interface ChatSdk extends SdkErrors {
+  /** The SDK's server-sent-events decoder. */
+  Stream: typeof Stream;
+  /** The SDK's version, sent in the `User-Agent` as the full client does. */
+  version: string;
+}
+
+let errors: SdkErrors | undefined;
+/** The imports under way: callers that arrive meanwhile share them. */
+let loadingFull: Promise<typeof OpenAI> | undefined;
+let loadingChat: Promise<ChatSdk> | undefined;
 
 /**
- * Loads the SDK once.
+ * Loads the full SDK once (the Batch API's files and batches).
  *
  * @returns The SDK's `OpenAI` class (its error classes hang off it).
  */
@@ -21,22 +46,48 @@ export async function loadOpenAi(): Promise<typeof OpenAI> {
   // One import for all: 32 jobs starting at once would otherwise each have
   // the SDK's files read again.
   // A failed import is not remembered: the next caller tries again.
-  loading ??= import("openai").then(
-    (module) => sdk = module.default,
+  loadingFull ??= import("openai").then(
+    (module) => {
+      errors ??= module.default;
+      return module.default;
+    },
     (error) => {
-      loading = undefined;
+      loadingFull = undefined;
       throw error;
     },
   );
-  return await loading;
+  return await loadingFull;
 }
 
 /**
- * The SDK when something has loaded it. An error thrown by the SDK implies
- * it is loaded, so error checks need not load it.
+ * Loads the SDK's stream decoder and error classes once (chat completions).
  *
- * @returns The SDK's `OpenAI` class, or `undefined` before the first load.
+ * @returns The parts chat completions use.
  */
-export function loadedOpenAi(): typeof OpenAI | undefined {
-  return sdk;
+export async function loadChatSdk(): Promise<ChatSdk> {
+  loadingChat ??= Promise.all([
+    import("openai/streaming"),
+    import("openai/error"),
+    import("openai/version"),
+  ]).then(
+    ([streaming, error, version]) => {
+      errors ??= error;
+      return { ...error, Stream: streaming.Stream, version: version.VERSION };
+    },
+    (error) => {
+      loadingChat = undefined;
+      throw error;
+    },
+  );
+  return await loadingChat;
+}
+
+/**
+ * The SDK's error classes when something has loaded them. An error thrown
+ * by the SDK implies they are loaded, so error checks need not load them.
+ *
+ * @returns The error classes, or `undefined` before the first load.
+ */
+export function loadedSdkErrors(): SdkErrors | undefined {
+  return errors;
 }

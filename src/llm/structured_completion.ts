@@ -8,11 +8,12 @@
  */
 
 import type OpenAI from "openai";
+import type { ChatClient } from "./chat_client.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import type { ChatMessage } from "./chat_stream.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
 import type { StructuredOutput } from "./providers.ts";
-import { loadOpenAi } from "./openai_sdk.ts";
+import { loadChatSdk } from "./openai_sdk.ts";
 import { readTokenUsage, type UsageSink } from "./token_usage.ts";
 
 /** The server answered 200 with something that is not a chat completion. */
@@ -73,32 +74,32 @@ export function outputLadder(capability: StructuredOutput): StructuredOutput[] {
  * @throws {OpenAI.APIError} When every rung fails, or on any error other than HTTP 400.
  */
 export async function structuredCompletion(
-  client: OpenAI,
+  client: ChatClient,
   endpoint: ProviderEndpoint,
   request: StructuredRequest,
   signal: AbortSignal,
 ): Promise<string> {
-  const { APIError } = await loadOpenAi();
+  const { APIError } = await loadChatSdk();
   const ladder = outputLadder(endpoint.structuredOutput);
   for (const [i, rung] of ladder.entries()) {
     try {
-      const completion = await client.chat.completions.create(
+      const answer = await client.complete(
         {
           model: request.model,
           messages: request.messages,
           ...request.params,
           ...responseFormat(rung, request),
-          stream: false,
         } as OpenAI.ChatCompletionCreateParamsNonStreaming,
-        { signal },
+        signal,
       );
       // A server that answers 200 with something else than a completion.
       if (
-        typeof completion !== "object" || completion === null ||
-        !Array.isArray(completion.choices)
+        typeof answer !== "object" || answer === null ||
+        !Array.isArray((answer as OpenAI.ChatCompletion).choices)
       ) {
-        throw new MalformedAnswerError(completion);
+        throw new MalformedAnswerError(answer);
       }
+      const completion = answer as OpenAI.ChatCompletion;
       const usage = readTokenUsage(completion.usage);
       if (usage !== undefined) request.onUsage?.(usage);
       return completion.choices[0]?.message?.content ?? "";

@@ -13,7 +13,9 @@
 import type OpenAI from "openai";
 import { readTokenUsage, type TokenUsage } from "../llm/token_usage.ts";
 import type { RoleModel } from "../config/role_models.ts";
+import { createClient } from "../llm/client.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
+import type { EnvReader } from "../workspace/user_dirs.ts";
 import { requestParams } from "../llm/request_params.ts";
 import { outputLadder, responseFormat } from "../llm/structured_completion.ts";
 import { sha256Hex } from "../workspace/sha256.ts";
@@ -173,6 +175,22 @@ export class BatchApi {
    */
   constructor(client: OpenAI) {
     this.#client = client;
+  }
+
+  /**
+   * The Batch API of an endpoint, through the SDK's full client (loaded on
+   * first use; the one retry policy included).
+   *
+   * @param endpoint The provider's endpoint.
+   * @param env Environment access (the key is read here).
+   * @returns The API.
+   * @throws {MissingApiKeyError} When the provider needs a key and its variable is unset.
+   */
+  static async connect(
+    endpoint: ProviderEndpoint,
+    env: EnvReader,
+  ): Promise<BatchApi> {
+    return new BatchApi(await createClient(endpoint, env));
   }
 
   /**

@@ -1,11 +1,11 @@
 /**
  * The real summarizer: one structured chat completion per batch through the
- * OpenAI SDK (see `structuredCompletion` for the output ladder).
+ * chat client (see `structuredCompletion` for the output ladder).
  *
  * @module
  */
 
-import type OpenAI from "openai";
+import type { ChatClient } from "../llm/chat_client.ts";
 import { formatModelId } from "../config/model_id.ts";
 import type { RoleModel } from "../config/role_models.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
@@ -24,7 +24,7 @@ export class OpenAiSummarizer implements Summarizer {
   readonly modelId: string;
   readonly #model: RoleModel;
   readonly #endpoint: ProviderEndpoint;
-  readonly #client: OpenAI;
+  readonly #client: ChatClient;
   readonly #onUsage: UsageSink | undefined;
 
   /**
@@ -36,7 +36,7 @@ export class OpenAiSummarizer implements Summarizer {
   constructor(
     model: RoleModel,
     endpoint: ProviderEndpoint,
-    client: OpenAI,
+    client: ChatClient,
     onUsage?: UsageSink,
   ) {
     this.modelId = formatModelId(model.id);

@@ -1,14 +1,14 @@
 /**
  * Wires the configured turn-summary model to the real summarizer: the role
- * model from the resolution chain, its endpoint, its context window, and an
- * OpenAI SDK client for it.
+ * model from the resolution chain, its endpoint, its context window, and a
+ * chat client for it.
  *
  * @module
  */
 
 import type { ConfigTable } from "../config/config_tree.ts";
 import { resolveRoleModel, type RoleModel } from "../config/role_models.ts";
-import { createClient } from "../llm/client.ts";
+import { createChatClient } from "../llm/chat_client.ts";
 import { type RetryPolicy, retryPolicyFromEnv } from "../llm/retrying_fetch.ts";
 import {
   type ContextWindow,
@@ -106,7 +106,7 @@ export async function createSummarizer(
   return new OpenAiSummarizer(
     resolved.model,
     resolved.endpoint,
-    await createClient(resolved.endpoint, env, retry),
+    await createChatClient(resolved.endpoint, env, retry),
     onUsage,
   );
 }

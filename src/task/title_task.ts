@@ -6,10 +6,9 @@
  * @module
  */
 
-import type OpenAI from "openai";
 import type { ConfigTable } from "../config/config_tree.ts";
 import { resolveRoleModel, type RoleModel } from "../config/role_models.ts";
-import { createClient } from "../llm/client.ts";
+import { type ChatClient, createChatClient } from "../llm/chat_client.ts";
 import { resolveEndpoint } from "../llm/endpoint.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 import { normalizeTitle } from "../conversation/title_text.ts";
@@ -64,8 +63,8 @@ export interface TitleModel {
   model: RoleModel;
   /** Its endpoint. */
   endpoint: ProviderEndpoint;
-  /** A client for it. */
-  client: OpenAI;
+  /** A chat client for it. */
+  client: ChatClient;
   /** Told of the tokens each request used. */
   onUsage?: UsageSink;
 }
@@ -89,7 +88,7 @@ export async function resolveTitleModel(
   return {
     model,
     endpoint,
-    client: await createClient(endpoint, env),
+    client: await createChatClient(endpoint, env),
     ...(onUsage === undefined
       ? {}
       : { onUsage: onUsage(`${model.id.provider}/${model.id.name}`) }),

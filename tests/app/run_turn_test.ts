@@ -73,6 +73,53 @@ Deno.test("runTurn() in process: the request and the reply are stored, backgroun
   assert.equal(sink.pieces.join(""), "the answer");
 });
 
+Deno.test("runTurn() starts its background work once the answer starts, and after an answer that fails too", async () => {
+  for (const status of [200, 400]) {
+    await using ws = await tempWorkspace();
+    let answerStartedAt = Infinity;
+    await using llm = FakeLlm.start(async (request) => {
+      if (isSummaryRequest(request.body)) {
+        return {
+          json: chatCompletion(
+            JSON.stringify({ summaries: { t0t0: "Asked the first question" } }),
+          ),
+        };
+      }
+      if (request.path !== "/v1/chat/completions") return { json: {} };
+      // The answer's headers leave only after this wait: no work of the
+      // turn's background may reach the model before them.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answerStartedAt = performance.now();
+      return status === 200
+        ? { stream: { pieces: ["the answer"] } }
+        : { status, json: { error: { message: "down" } } };
+    });
+    await useFakeModel(ws, llm.url);
+    const dir = await writeConversation(
+      ws.conversations,
+      "17800000000",
+      simpleTurns("t0", 1),
+    );
+    const outcome = await runTurn(testSession(ws), {
+      message: "a second question",
+      newConversation: false,
+      persist: true,
+      signal: new AbortController().signal,
+      detach: false,
+    }, collectingSink());
+    assert.equal(outcome.status, status === 200 ? "ok" : "failed");
+    const summaries = llm.requests.filter((request) =>
+      isSummaryRequest(request.body)
+    );
+    assert.equal(summaries.length, 1, `status ${status}`);
+    assert.ok(summaries[0]!.receivedAt >= answerStartedAt, `status ${status}`);
+    const stream = ConversationStream.parse(
+      await Deno.readFile(join(dir, "events.json")),
+    );
+    assert.equal(stream.turns()[0]!.summary, "Asked the first question");
+  }
+});
+
 Deno.test("runTurn() with a hand-off gives the background work to one worker from the start, and asks nothing itself", async () => {
   await using ws = await tempWorkspace();
   await using llm = FakeLlm.start(() => ({ stream: { pieces: ["reply"] } }));

@@ -3,7 +3,7 @@ import { createClient, MissingApiKeyError } from "../../src/llm/client.ts";
 import { resolveEndpoint } from "../../src/llm/endpoint.ts";
 import { chatCompletion, FakeLlm } from "../support/fake_llm.ts";
 
-Deno.test("createClient() sends requests to the resolved URL with the key and headers", async () => {
+Deno.test("createClient() (the Batch API's full SDK client) sends requests to the resolved URL with the key and headers", async () => {
   await using server = FakeLlm.start(() => ({ json: chatCompletion("hello") }));
   const config = {
     providers: {

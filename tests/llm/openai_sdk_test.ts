@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { loadedOpenAi, loadOpenAi } from "../../src/llm/openai_sdk.ts";
+import {
+  loadChatSdk,
+  loadedSdkErrors,
+  loadOpenAi,
+} from "../../src/llm/openai_sdk.ts";
 import { MAIN_TS, REPO_ROOT } from "../support/paths.ts";
 
 interface GraphDependency {
@@ -31,9 +35,16 @@ Deno.test("the OpenAI SDK is reached only through a dynamic import, so commands 
   }
 });
 
-Deno.test("loadOpenAi() loads the SDK once and loadedOpenAi() then has it", async () => {
+Deno.test("loadChatSdk() and loadOpenAi() load once each and share the SDK's error classes", async () => {
+  const chat = await loadChatSdk();
+  assert.equal(await loadChatSdk(), chat);
+  assert.equal(typeof chat.Stream.fromSSEResponse, "function");
+  assert.equal(loadedSdkErrors()?.APIError, chat.APIError);
   const sdk = await loadOpenAi();
-  assert.equal(typeof sdk.APIError, "function");
   assert.equal(await loadOpenAi(), sdk);
-  assert.equal(loadedOpenAi(), sdk);
+  // An error the full client throws is an instance of the classes chat
+  // completions check against, and the other way round.
+  assert.equal(sdk.APIError, chat.APIError);
+  assert.equal(sdk.APIConnectionTimeoutError, chat.APIConnectionTimeoutError);
+  assert.equal(sdk.APIUserAbortError, chat.APIUserAbortError);
 });

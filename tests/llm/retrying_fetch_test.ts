@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { createClient } from "../../src/llm/client.ts";
+import type OpenAI from "openai";
+import { createChatClient } from "../../src/llm/chat_client.ts";
 import { resolveEndpoint } from "../../src/llm/endpoint.ts";
 import {
   retryDelayMs,
@@ -126,7 +127,7 @@ Deno.test("JPT_MODEL_RETRIES sets the count; other values are ignored", () => {
   assert.equal(retryPolicyFromEnv(() => undefined).maxRetries, 5);
 });
 
-Deno.test("model calls through the SDK client retry a rate limit and get the answer", async () => {
+Deno.test("model calls through the chat client retry a rate limit and get the answer", async () => {
   let calls = 0;
   await using server = FakeLlm.start(() =>
     ++calls < 3
@@ -142,11 +143,11 @@ Deno.test("model calls through the SDK client retry a rate limit and get the ans
     { providers: { llm: { openai_compat: { base_url: `${server.url}/v1` } } } },
     () => undefined,
   );
-  const client = await createClient(endpoint, () => undefined);
-  const reply = await client.chat.completions.create({
+  const client = await createChatClient(endpoint, () => undefined);
+  const reply = await client.complete({
     model: "m",
     messages: [{ role: "user", content: "hi" }],
-  });
+  }, new AbortController().signal) as OpenAI.ChatCompletion;
   assert.equal(reply.choices[0]?.message.content, "ok");
   assert.equal(server.chatRequests.length, 3);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { resolveRoleModel } from "../../src/config/role_models.ts";
-import { createClient } from "../../src/llm/client.ts";
+import { createChatClient } from "../../src/llm/chat_client.ts";
 import { resolveEndpoint } from "../../src/llm/endpoint.ts";
 import type { PreparedTurn } from "../../src/summary/prepared_turn.ts";
 import { OpenAiSummarizer } from "../../src/summary/openai_summarizer.ts";
@@ -51,7 +51,7 @@ async function summarizerFor(
   return new OpenAiSummarizer(
     model,
     endpoint,
-    await createClient(endpoint, env),
+    await createChatClient(endpoint, env),
   );
 }
 
