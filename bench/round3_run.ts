@@ -5,7 +5,9 @@
  * by run, medians.
  *
  * Rows: start-up against a Deno hello world; `turns` on an unlabelled
- * 20,000-turn conversation against `JSON.parse` of the file; how much later
+ * 20,000-turn conversation against `JSON.parse` of the file; how soon a
+ * query's request and a detached worker's summary request leave at 10
+ * turns, against a bare Deno `fetch` of the same body; how much later
  * a query's request leaves with automatic summaries on than off at 10,000
  * unlabelled turns; `summarize --all --jobs 32` over 500 × 3 turns with 300
  * ms requests against the ideal, and CPU per labelled turn; `check` and
@@ -18,7 +20,7 @@
  *
  * Run with `deno run -A bench/round3_run.ts --before DIR` (about 10
  * minutes; writes its section of bench/RESULTS.md; `--quick` prints fewer
- * runs only; `--only startup,turns,start,query,backfill,check,large,watch,store`
+ * runs only; `--only startup,turns,start,worker,query,backfill,check,large,watch,store`
  * prints those rows only; `--watch-saves N` makes the watch rows save N
  * times, `--after-only` measures only this checkout there).
  *
@@ -231,8 +233,13 @@ async function turnsUnlabelled(): Promise<Row> {
 
 /** A workspace whose model is a loopback server, for timing `jpt query`. */
 interface QueryRig {
-  /** Runs a command; when its streamed request arrived, and its body. */
-  arrival(command: string[]): Promise<{ ms: number; body: unknown }>;
+  /** Runs a command; when its first request (streamed unless `streamed` is false) arrived, and its body. */
+  arrival(
+    command: string[],
+    streamed?: boolean,
+  ): Promise<{ ms: number; body: unknown }>;
+  /** Adds a conversation of the rig's turns; returns its id. */
+  add(): Promise<string>;
   /** `jpt query` on a fresh copy of the conversation: when its request arrived, and its body. */
   query(
     side: Side,
@@ -263,23 +270,27 @@ async function withQueryRig<T>(
   );
   const events = releasedJpBytes(generateConversation(turns, 300, 7, 0));
   let next = 17800000000;
-  const arrival = async (command: string[]) => {
+  const arrival = async (command: string[], streamed = true) => {
     const before = server.chatRequests.length;
     const started = performance.now();
     await timed(command, {
       cwd: root,
       env: { JPT_DATA_DIR: join(root, "data") },
     });
-    const chat = server.chatRequests.slice(before).find((r) => r.body?.stream);
+    const chat = server.chatRequests.slice(before).find((r) =>
+      (r.body?.stream === true) === streamed
+    );
     return { ms: chat!.receivedAt - started, body: chat!.body };
   };
-  const query = async (side: Side, ...options: string[]) => {
+  const add = async () => {
     const id = String(next++);
     await addConversation(root, Number(id), events);
-    return await arrival(jpt(side, "query", "--id", id, ...options, "hello"));
+    return id;
   };
+  const query = async (side: Side, ...options: string[]) =>
+    await arrival(jpt(side, "query", "--id", await add(), ...options, "hello"));
   try {
-    return await measure({ arrival, query, url: server.url, root });
+    return await measure({ arrival, add, query, url: server.url, root });
   } finally {
     // Detached workers end on their own; let them.
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -296,16 +307,7 @@ function queryStart(): Promise<Row> {
   return withQueryRig(10, async ({ arrival, query, url, root }) => {
     // One query learns the body the bare script sends.
     const { body } = await query("after");
-    const script = join(root, "fetch.ts");
-    await Deno.writeTextFile(
-      script,
-      `await (await fetch(${
-        JSON.stringify(`${url}/v1/chat/completions`)
-      }, { method: "POST", headers: { "content-type": "application/json" }, body: ${
-        JSON.stringify(JSON.stringify(body))
-      } })).text();\n`,
-    );
-    const bare = [Deno.execPath(), "run", "-A", "--quiet", script];
+    const bare = await bareFetch(root, url, body);
     const times: Record<string, number[]> = {};
     for (let round = 0; round < (quick ? 2 : 7); round++) {
       (times.bare ??= []).push((await arrival(bare)).ms);
@@ -326,6 +328,66 @@ function queryStart(): Promise<Row> {
       goal: "≤ 2×",
     };
   });
+}
+
+/**
+ * How soon the detached worker a query hands its labels to sends its
+ * summary request, at 10 unlabelled turns, against the same bare fetch: the
+ * worker is started as \`jpt query\` starts it, from the start of the
+ * process to the request's arrival.
+ */
+function workerStart(): Promise<Row> {
+  return withQueryRig(10, async ({ arrival, add, url, root }) => {
+    const worker = async (side: Side) =>
+      await arrival(
+        jpt(side, "--workspace", root, "worker", "--id", await add(), ...[
+          "--max-turns",
+          "10",
+          "--before",
+          "10",
+        ]),
+        false,
+      );
+    const { body } = await worker("after");
+    const bare = await bareFetch(root, url, body);
+    const times: Record<string, number[]> = {};
+    for (let round = 0; round < (quick ? 2 : 7); round++) {
+      (times.bare ??= []).push((await arrival(bare, false)).ms);
+      for (const side of SIDES) {
+        (times[side] ??= []).push((await worker(side)).ms);
+      }
+    }
+    const m = (name: string) => median(times[name]!);
+    return {
+      what:
+        `worker at 10 turns: summary request sent / a bare Deno fetch of the same body (${
+          m("bare").toFixed(0)
+        } ms)`,
+      before: `${ratio(m("before"), m("bare"))}× (${
+        m("before").toFixed(0)
+      } ms)`,
+      after: `${ratio(m("after"), m("bare"))}× (${m("after").toFixed(0)} ms)`,
+      goal: "≤ 2×",
+    };
+  });
+}
+
+/** A script that sends `body` to the rig's server with a bare `fetch`. */
+async function bareFetch(
+  root: string,
+  url: string,
+  body: unknown,
+): Promise<string[]> {
+  const script = join(root, "fetch.ts");
+  await Deno.writeTextFile(
+    script,
+    `await (await fetch(${
+      JSON.stringify(`${url}/v1/chat/completions`)
+    }, { method: "POST", headers: { "content-type": "application/json" }, body: ${
+      JSON.stringify(JSON.stringify(body))
+    } })).text();\n`,
+  );
+  return [Deno.execPath(), "run", "-A", "--quiet", script];
 }
 
 function queryDelay(): Promise<Row> {
@@ -734,6 +796,7 @@ if (import.meta.main) {
     startup,
     turns: turnsUnlabelled,
     start: queryStart,
+    worker: workerStart,
     query: queryDelay,
     backfill,
     check: checkAndList,
