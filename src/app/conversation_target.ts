@@ -38,7 +38,11 @@ import {
   resolveConversation,
 } from "../workspace/conversation_ref.ts";
 import { parseConversationId } from "../workspace/conversation_id.ts";
-import { currentJpSession, sessionHistory } from "../workspace/jp_session.ts";
+import {
+  currentJpSession,
+  hasSessionHistories,
+  sessionHistory,
+} from "../workspace/jp_session.ts";
 import {
   latestBy,
   mostRecentConversation,
@@ -248,7 +252,9 @@ async function sessionConversations(
   session: Pick<Session, "env" | "processSession">,
   workspace: Workspace,
 ): Promise<ConversationRef[]> {
-  if (workspace.userDir === undefined) return [];
+  if (
+    workspace.userDir === undefined || !hasSessionHistories(workspace.userDir)
+  ) return [];
   const jpSession = await currentJpSession(
     session.env,
     session.processSession,

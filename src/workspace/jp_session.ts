@@ -24,6 +24,7 @@
  */
 
 import { sha256Hex } from "./sha256.ts";
+import { isDirectory } from "./fs_probe.ts";
 import { join } from "./path.ts";
 import type { EnvReader } from "./user_dirs.ts";
 
@@ -72,6 +73,18 @@ export async function currentJpSession(
     if (value) return { id: value, source: { type: "env", key } };
   }
   return undefined;
+}
+
+/**
+ * Whether jp has stored any session's history for a workspace: without its
+ * `sessions` directory no session has one, and learning this process's
+ * session (a `ps` started) can be skipped.
+ *
+ * @param userDir The workspace's user-local storage directory.
+ * @returns `true` when the directory is there.
+ */
+export function hasSessionHistories(userDir: string): boolean {
+  return isDirectory(join(userDir, "sessions"));
 }
 
 /**

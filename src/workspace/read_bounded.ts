@@ -81,16 +81,37 @@ export async function readRegularFile(
   limit: number = maxFileBytes(),
 ): Promise<Uint8Array> {
   // The type and size are looked at with a blocking stat (microseconds; an
-  // awaited one is a round trip to the I/O threads), then the file is read
-  // in one operation: blocking for a small file (the round trip would cost
-  // more than the read), awaited for a large one (the event loop stays free).
+  // awaited one is a round trip to the I/O threads), then the file is read:
+  // blocking and in one operation for a small file (the round trip would
+  // cost more than the read), awaited for a large one (the event loop stays
+  // free).
   const info = Deno.statSync(path);
   checkReadable(path, info, limit);
-  const bytes = info.size <= BLOCKING_READ_BYTES
-    ? Deno.readFileSync(path)
-    : await Deno.readFile(path);
+  if (info.size > BLOCKING_READ_BYTES) return await readLargeFile(path, limit);
+  const bytes = Deno.readFileSync(path);
   // A file that grew while it was read is cut at the size it had.
   return bytes.length > info.size ? bytes.subarray(0, info.size) : bytes;
+}
+
+/**
+ * A large file read straight into a buffer of its size: `Deno.readFile`
+ * gathers the bytes and copies them again (for a 51 MB conversation, 75 ms
+ * against 40). The size is the open file's own, so a file replaced since
+ * the path was looked at is read whole, as it is now.
+ */
+async function readLargeFile(path: string, limit: number): Promise<Uint8Array> {
+  using file = await Deno.open(path);
+  const info = file.statSync();
+  checkReadable(path, info, limit);
+  const bytes = new Uint8Array(info.size);
+  let filled = 0;
+  while (filled < bytes.length) {
+    const read = await file.read(bytes.subarray(filled));
+    if (read === null) break;
+    filled += read;
+  }
+  // A file that shrank while it was read keeps what it had.
+  return filled < bytes.length ? bytes.subarray(0, filled) : bytes;
 }
 
 /** Up to this size, {@linkcode readRegularFile} reads with a blocking call. */

@@ -244,6 +244,34 @@ Deno.test("a session file counts only when its stored id and source are this ses
   );
 });
 
+Deno.test("this process's session is asked for only when jp has stored session histories for the workspace", async () => {
+  const { ws, silo } = await workspaceWithHistory();
+  await using _ = ws;
+  const sid = { id: "4242", source: { type: "getsid" as const } };
+  await writeSession(silo, sid, [17800000003]);
+  let asked = 0;
+  const session: Session = {
+    ...testSession(ws),
+    processSession: () => {
+      asked++;
+      return Promise.resolve("4242");
+    },
+  };
+  const workspace = await Workspace.open(ws.root, session.env);
+  assert.equal(
+    (await defaultConversation(session, workspace))?.id,
+    "17800000003",
+  );
+  assert.equal(asked, 1);
+  // No sessions directory: no session can have a history, so no `ps`.
+  await Deno.remove(join(silo, "sessions"), { recursive: true });
+  assert.equal(
+    (await defaultConversation(session, workspace))?.id,
+    "17800000001",
+  );
+  assert.equal(asked, 1);
+});
+
 Deno.test("jp's session identity: $JP_SESSION, then getsid, then the terminals' variables; storage keys as jp names them", async () => {
   const env = (vars: Record<string, string>) => (name: string) => vars[name];
   assert.deepEqual(

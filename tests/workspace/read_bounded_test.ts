@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  readRegularFile,
+  readRegularFileSync,
+  UnreadableFileError,
+} from "../../src/workspace/read_bounded.ts";
+
+Deno.test("readRegularFile() reads small and large files whole, byte for byte", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "jpt-read-" });
+  try {
+    // Around the 1 MiB switch from one blocking read to the buffered one.
+    for (const size of [0, 1, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 7]) {
+      const bytes = new Uint8Array(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 31 + 7) & 0xff;
+      const path = join(dir, `f${size}`);
+      await Deno.writeFile(path, bytes);
+      assert.deepEqual(await readRegularFile(path), bytes, `size ${size}`);
+      assert.deepEqual(readRegularFileSync(path), bytes, `size ${size}`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("readRegularFile() refuses a directory and a file over the limit, naming the file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "jpt-read-" });
+  try {
+    await assert.rejects(
+      () => readRegularFile(dir),
+      (error) =>
+        error instanceof UnreadableFileError && error.path === dir &&
+        /directory/.test(error.message),
+    );
+    const path = join(dir, "big");
+    await Deno.writeFile(path, new Uint8Array((1 << 20) + 10));
+    await assert.rejects(
+      () => readRegularFile(path, 1 << 20),
+      (error) =>
+        error instanceof UnreadableFileError && error.path === path &&
+        /over the limit/.test(error.message),
+    );
+    await assert.rejects(
+      () => readRegularFile(join(dir, "missing")),
+      Deno.errors.NotFound,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
