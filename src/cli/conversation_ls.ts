@@ -12,6 +12,7 @@ import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
 import { importLazily } from "../runtime/lazy_import.ts";
+import { allPrintableAscii, asciiColumns } from "./ascii_columns.ts";
 
 /**
  * Adds `conversation` (alias `c`) with `ls` to the program.
@@ -50,30 +51,29 @@ export function addConversationCommand(
       for (const error of errors) {
         context.io.err(`error: ${sanitizeLine(error)}\n`);
       }
-      const widths = await importLazily<typeof import("./columns.ts")>(
-        "cli/columns.ts",
-      );
       // Conversations that could not be read are errors, not "none".
       if (opts.json || rows.length > 0 || errors.length === 0) {
-        context.io.out(
-          opts.json
-            ? formatJson(rows)
-            : formatTable(rows, context.outStyle, context.io.columns, widths),
-        );
+        if (opts.json) context.io.out(formatJson(rows));
+        else {
+          const cells = tableCells(rows);
+          // string-width loads only for a table that needs it.
+          const widths = allPrintableAscii(cells.flat())
+            ? asciiColumns
+            : await importLazily<typeof import("./columns.ts")>(
+              "cli/columns.ts",
+            );
+          context.io.out(
+            formatTable(cells, context.outStyle, context.io.columns, widths),
+          );
+        }
       }
       deps.setExitCode(errors.length > 0 ? ExitCode.failure : ExitCode.ok);
     });
 }
 
-function formatTable(
-  rows: ConversationRow[],
-  style: Style,
-  columns: number | undefined,
-  { columnsOf, fitColumns }: typeof import("./columns.ts"),
-): string {
-  if (rows.length === 0) return "No conversations\n";
-  const header = ["ID", "TURNS", "LAST ACTIVITY", "ROOT", "TITLE"];
-  const cells = rows.map((row) =>
+/** Each row's cells, as printed (sanitized). */
+function tableCells(rows: ConversationRow[]): string[][] {
+  return rows.map((row) =>
     [
       row.id,
       String(row.turns),
@@ -82,6 +82,16 @@ function formatTable(
       row.title ?? "",
     ].map(sanitizeLine)
   );
+}
+
+function formatTable(
+  cells: string[][],
+  style: Style,
+  columns: number | undefined,
+  { columnsOf, fitColumns }: typeof import("./columns.ts"),
+): string {
+  if (cells.length === 0) return "No conversations\n";
+  const header = ["ID", "TURNS", "LAST ACTIVITY", "ROOT", "TITLE"];
   const widths = header.map((title, i) =>
     Math.max(title.length, ...cells.map((cell) => columnsOf(cell[i]!)))
   );

@@ -154,17 +154,43 @@ Deno.test({
         last_activated_at: "2026-01-01 00:00:00.0",
       }),
     );
+    const ascii = await runInPty("jpt conversation ls", {
+      cwd: ws.root,
+      env: { ...ws.env, NO_COLOR: "1" },
+      columns: 70,
+    });
+    const lines = ascii.output.split("\r\n").filter((line) =>
+      line.startsWith("jp-c")
+    );
+    assert.equal(lines.length, 1, JSON.stringify(ascii.output));
+    assert.ok(lines[0]!.length <= 70, lines[0]);
+    assert.match(lines[0]!, / {2}A very long t.*…$/);
+    // A wide title: each of its characters takes two columns.
+    const wide = join(ws.conversations, "17800000001");
+    await Deno.mkdir(wide);
+    await Deno.writeTextFile(join(wide, "events.json"), "[]\n");
+    await Deno.writeTextFile(
+      join(wide, "metadata.json"),
+      JSON.stringify({
+        title: "日本語のタイトルはとても長いのでこの端末には収まりません",
+        last_activated_at: "2026-01-02 00:00:00.0",
+      }),
+    );
     const { output } = await runInPty("jpt conversation ls", {
       cwd: ws.root,
       env: { ...ws.env, NO_COLOR: "1" },
       columns: 70,
     });
-    const lines = output.split("\r\n").filter((line) =>
-      line.startsWith("jp-c")
+    const wideLine = output.split("\r\n").find((line) =>
+      line.startsWith("jp-c17800000001")
     );
-    assert.equal(lines.length, 1, JSON.stringify(output));
-    assert.ok(lines[0]!.length <= 70, lines[0]);
-    assert.match(lines[0]!, / {2}A very long t.*…$/);
+    assert.ok(wideLine !== undefined, JSON.stringify(output));
+    const columnsTaken = [...wideLine].reduce(
+      (sum, char) => sum + (/[\u3000-\u9fff]/.test(char) ? 2 : 1),
+      0,
+    );
+    assert.ok(columnsTaken <= 70 && columnsTaken >= 60, wideLine);
+    assert.match(wideLine, / {2}日本語.*…$/);
   },
 });
 
