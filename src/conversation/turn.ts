@@ -90,7 +90,13 @@ export class Turn {
    * @returns The fallback, or `undefined` when the turn has no request text.
    */
   fallbackSummary(): string | undefined {
-    const request = this.events.find((event) => event.type === "chat_request");
+    // A walk over the turn's entries, not `events`: a listing asks this of
+    // every turn, and `events` builds two arrays each time.
+    let request: Entry | undefined;
+    for (let i = this.#from; i < this.#to && request === undefined; i++) {
+      const entry = this.#entries[i]!;
+      if (entry.type === "chat_request") request = entry;
+    }
     const content = request?.data().content;
     return typeof content === "string" ? fallbackSummaryOf(content) : undefined;
   }
