@@ -171,15 +171,23 @@ async function runLocked(
       // The request is on disk before the model is called: nothing typed is lost.
       await saveConversation(conversation);
       saved = true;
+      // The background work starts once the answer does: until the request
+      // is written, any work on this thread holds it back (Deno drives the
+      // connection between JavaScript tasks).
       if (options.isNew) {
-        const title = await nameOrTitle(turn, conversation, checked, !toWorker);
-        if (toWorker && title) {
-          startWorker(turn, conversation, { turns: 0, turnsBefore, title });
-        }
+        // Naming the directory, the title task, the worker (a process).
+        background = answer.then(async () => {
+          const title = await nameOrTitle(
+            turn,
+            conversation,
+            checked,
+            !toWorker,
+          );
+          if (toWorker && title) {
+            startWorker(turn, conversation, { turns: 0, turnsBefore, title });
+          }
+        });
       } else {
-        // Off the request's path: it starts once the answer does. Until
-        // the request is written, any work on this thread holds it back
-        // (Deno drives the connection between JavaScript tasks).
         background = answer.then(() =>
           spawnCatchUp(
             turn,

@@ -193,6 +193,51 @@ Deno.test("runTurn() starts no worker while another summarizer holds the convers
   }
 });
 
+Deno.test("runTurn() for a new conversation titles it once the answer starts, and hands the title to a worker only then", async () => {
+  for (const detach of [false, true]) {
+    await using ws = await tempWorkspace();
+    let answerStartedAt = Infinity;
+    let handedAt = Infinity;
+    await using llm = FakeLlm.start(async (request) => {
+      if (request.path !== "/v1/chat/completions") return { json: {} };
+      if (request.body?.stream !== true) {
+        return {
+          json: chatCompletion(JSON.stringify({ titles: ["A new title"] })),
+        };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answerStartedAt = performance.now();
+      return { stream: { pieces: ["the answer"] } };
+    });
+    await useFakeModel(ws, llm.url);
+    const outcome = await runTurn(testSession(ws), {
+      message: "a first question",
+      newConversation: true,
+      persist: true,
+      signal: new AbortController().signal,
+      detach,
+      handOff: () => {
+        handedAt = performance.now();
+        return 4242;
+      },
+    }, collectingSink());
+    assert.equal(outcome.status, "ok", `detach ${detach}`);
+    if (detach) {
+      // The worker titles it: started after the answer began, and nothing
+      // else asked the model.
+      assert.deepEqual(outcome.worker, { pid: 4242, turns: 0, title: true });
+      assert.ok(handedAt >= answerStartedAt);
+      assert.equal(llm.chatRequests.length, 1);
+    } else {
+      const titles = llm.chatRequests.filter((request) =>
+        request.body?.stream !== true
+      );
+      assert.equal(titles.length, 1);
+      assert.ok(titles[0]!.receivedAt >= answerStartedAt);
+    }
+  }
+});
+
 Deno.test("runTurn() for a new conversation that cannot start writes nothing", async () => {
   await using ws = await tempWorkspace();
   await Deno.writeTextFile(
