@@ -43,9 +43,8 @@ let loadingChat: Promise<ChatSdk> | undefined;
  * @returns The SDK's `OpenAI` class (its error classes hang off it).
  */
 export async function loadOpenAi(): Promise<typeof OpenAI> {
-  // One import for all: 32 jobs starting at once would otherwise each have
-  // the SDK's files read again.
-  // A failed import is not remembered: the next caller tries again.
+  // One import for all callers (a backfill's jobs start at once); a failed
+  // import is not remembered: the next caller tries again. So for both.
   loadingFull ??= import("openai").then(
     (module) => {
       errors ??= module.default;
