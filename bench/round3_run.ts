@@ -59,7 +59,9 @@ const afterOnly = Deno.args.includes("--after-only");
 const only = Deno.args.includes("--only")
   ? Deno.args[Deno.args.indexOf("--only") + 1]?.split(",")
   : undefined;
-const beforeDir = Deno.args[Deno.args.indexOf("--before") + 1];
+const beforeDir = Deno.args.includes("--before")
+  ? Deno.args[Deno.args.indexOf("--before") + 1]
+  : undefined;
 const ENTRIES = {
   before: beforeDir === undefined ? MAIN : join(beforeDir, "main.ts"),
   after: MAIN,
