@@ -306,72 +306,75 @@ async function withQueryRig<T>(
  * process to the request's arrival.
  */
 function queryStart(): Promise<Row> {
-  return withQueryRig(10, async ({ arrival, query, url, root }) => {
-    // One query learns the body the bare script sends.
-    const { body } = await query("after");
-    const bare = await bareFetch(root, url, body);
-    const times: Record<string, number[]> = {};
-    for (let round = 0; round < (quick ? 2 : 7); round++) {
-      (times.bare ??= []).push((await arrival(bare)).ms);
-      for (const side of SIDES) {
-        (times[side] ??= []).push((await query(side)).ms);
-      }
-    }
-    const m = (name: string) => median(times[name]!);
-    return {
-      what:
-        `query at 10 turns: request sent / a bare Deno fetch of the same body (${
-          m("bare").toFixed(0)
-        } ms)`,
-      before: `${ratio(m("before"), m("bare"))}× (${
-        m("before").toFixed(0)
-      } ms)`,
-      after: `${ratio(m("after"), m("bare"))}× (${m("after").toFixed(0)} ms)`,
-      goal: "≤ 2×",
-    };
-  });
+  return withQueryRig(10, (rig) =>
+    againstBareFetch(
+      rig,
+      "query at 10 turns: request sent",
+      true,
+      (side) => rig.query(side),
+    ));
 }
 
 /**
  * How soon the detached worker a query hands its labels to sends its
  * summary request, at 10 unlabelled turns, against the same bare fetch: the
- * worker is started as \`jpt query\` starts it, from the start of the
+ * worker is started as `jpt query` starts it, from the start of the
  * process to the request's arrival.
  */
 function workerStart(): Promise<Row> {
-  return withQueryRig(10, async ({ arrival, add, url, root }) => {
-    const worker = async (side: Side) =>
-      await arrival(
-        jpt(side, "--workspace", root, "worker", "--id", await add(), ...[
-          "--max-turns",
-          "10",
-          "--before",
-          "10",
-        ]),
-        false,
-      );
-    const { body } = await worker("after");
-    const bare = await bareFetch(root, url, body);
-    const times: Record<string, number[]> = {};
-    for (let round = 0; round < (quick ? 2 : 7); round++) {
-      (times.bare ??= []).push((await arrival(bare, false)).ms);
-      for (const side of SIDES) {
-        (times[side] ??= []).push((await worker(side)).ms);
-      }
-    }
-    const m = (name: string) => median(times[name]!);
-    return {
-      what:
-        `worker at 10 turns: summary request sent / a bare Deno fetch of the same body (${
-          m("bare").toFixed(0)
-        } ms)`,
-      before: `${ratio(m("before"), m("bare"))}× (${
-        m("before").toFixed(0)
-      } ms)`,
-      after: `${ratio(m("after"), m("bare"))}× (${m("after").toFixed(0)} ms)`,
-      goal: "≤ 2×",
-    };
-  });
+  return withQueryRig(10, (rig) =>
+    againstBareFetch(
+      rig,
+      "worker at 10 turns: summary request sent",
+      false,
+      async (side) =>
+        await rig.arrival(
+          jpt(
+            side,
+            "--workspace",
+            rig.root,
+            "worker",
+            "--id",
+            await rig.add(),
+            ...[
+              "--max-turns",
+              "10",
+              "--before",
+              "10",
+            ],
+          ),
+          false,
+        ),
+    ));
+}
+
+/**
+ * Times `run` on both sides against a bare Deno script sending the body
+ * `run` sent to the rig's server, alternated round by round; medians.
+ */
+async function againstBareFetch(
+  rig: QueryRig,
+  what: string,
+  streamed: boolean,
+  run: (side: Side) => Promise<{ ms: number; body: unknown }>,
+): Promise<Row> {
+  // One run learns the body the bare script sends.
+  const { body } = await run("after");
+  const bare = await bareFetch(rig.root, rig.url, body);
+  const times: Record<string, number[]> = {};
+  for (let round = 0; round < (quick ? 2 : 7); round++) {
+    (times.bare ??= []).push((await rig.arrival(bare, streamed)).ms);
+    for (const side of SIDES) (times[side] ??= []).push((await run(side)).ms);
+  }
+  const m = (name: string) => median(times[name]!);
+  return {
+    what: `${what} / a bare Deno fetch of the same body (${
+      m("bare").toFixed(0)
+    } ms)`,
+    before: `${ratio(m("before"), m("bare"))}× (${m("before").toFixed(0)} ms)`,
+    after: `${ratio(m("after"), m("bare"))}× (${m("after").toFixed(0)} ms)`,
+    goal: "≤ 2×",
+  };
 }
 
 /** A script that sends `body` to the rig's server with a bare `fetch`. */
