@@ -143,22 +143,25 @@ Deno.test({
   ignore: !HAS_SCRIPT,
   async fn() {
     await using ws = await tempWorkspace();
-    const dir = join(ws.conversations, "17800000000");
-    await Deno.mkdir(dir);
-    await Deno.writeTextFile(join(dir, "events.json"), "[]\n");
-    await Deno.writeTextFile(
-      join(dir, "metadata.json"),
-      JSON.stringify({
-        title:
-          "A very long title about retry backoff in the stream handler and more words",
-        last_activated_at: "2026-01-01 00:00:00.0",
-      }),
+    const titled = (id: string, title: string, at: string) =>
+      writeConversation(
+        ws.conversations,
+        id,
+        new TextEncoder().encode("[]\n"),
+        JSON.stringify({ title, last_activated_at: at }),
+      );
+    const list = () =>
+      runInPty("jpt conversation ls", {
+        cwd: ws.root,
+        env: { ...ws.env, NO_COLOR: "1" },
+        columns: 70,
+      });
+    await titled(
+      "17800000000",
+      "A very long title about retry backoff in the stream handler and more words",
+      "2026-01-01 00:00:00.0",
     );
-    const ascii = await runInPty("jpt conversation ls", {
-      cwd: ws.root,
-      env: { ...ws.env, NO_COLOR: "1" },
-      columns: 70,
-    });
+    const ascii = await list();
     const lines = ascii.output.split("\r\n").filter((line) =>
       line.startsWith("jp-c")
     );
@@ -166,21 +169,12 @@ Deno.test({
     assert.ok(lines[0]!.length <= 70, lines[0]);
     assert.match(lines[0]!, / {2}A very long t.*…$/);
     // A wide title: each of its characters takes two columns.
-    const wide = join(ws.conversations, "17800000001");
-    await Deno.mkdir(wide);
-    await Deno.writeTextFile(join(wide, "events.json"), "[]\n");
-    await Deno.writeTextFile(
-      join(wide, "metadata.json"),
-      JSON.stringify({
-        title: "日本語のタイトルはとても長いのでこの端末には収まりません",
-        last_activated_at: "2026-01-02 00:00:00.0",
-      }),
+    await titled(
+      "17800000001",
+      "日本語のタイトルはとても長いのでこの端末には収まりません",
+      "2026-01-02 00:00:00.0",
     );
-    const { output } = await runInPty("jpt conversation ls", {
-      cwd: ws.root,
-      env: { ...ws.env, NO_COLOR: "1" },
-      columns: 70,
-    });
+    const { output } = await list();
     const wideLine = output.split("\r\n").find((line) =>
       line.startsWith("jp-c17800000001")
     );

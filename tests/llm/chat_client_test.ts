@@ -5,6 +5,7 @@ import { MissingApiKeyError } from "../../src/llm/client.ts";
 import { resolveEndpoint } from "../../src/llm/endpoint.ts";
 import { loadOpenAi } from "../../src/llm/openai_sdk.ts";
 import { chatCompletion, FakeLlm } from "../support/fake_llm.ts";
+import { OPENROUTER_TEST_KEY, openRouterAt } from "../support/endpoints.ts";
 
 const noRetry = { retry: { maxRetries: 0, maxWaitMs: 0 } };
 const hi = { model: "m", messages: [{ role: "user" as const, content: "hi" }] };
@@ -19,18 +20,7 @@ function compatEndpoint(baseUrl: string) {
 
 Deno.test("createChatClient() sends requests to the resolved URL with the key and headers", async () => {
   await using server = FakeLlm.start(() => ({ json: chatCompletion("hello") }));
-  const config = {
-    providers: {
-      llm: { openrouter: { base_url: `${server.url}/`, app_name: "jpt-test" } },
-    },
-  };
-  const env = (name: string) =>
-    name === "OPENROUTER_API_KEY" ? "sk-or-secret" : undefined;
-  const endpoint = resolveEndpoint(
-    { provider: "openrouter", name: "anthropic/claude" },
-    config,
-    env,
-  );
+  const { endpoint, env } = openRouterAt(server.url);
   const client = await createChatClient(endpoint, env);
   const reply = await client.complete(
     { ...hi, model: "anthropic/claude" },
@@ -40,7 +30,10 @@ Deno.test("createChatClient() sends requests to the resolved URL with the key an
   const [request] = server.requests;
   assert.equal(request!.method, "POST");
   assert.equal(request!.path, "/api/v1/chat/completions");
-  assert.equal(request!.headers.authorization, "Bearer sk-or-secret");
+  assert.equal(
+    request!.headers.authorization,
+    `Bearer ${OPENROUTER_TEST_KEY}`,
+  );
   assert.equal(request!.headers["x-title"], "jpt-test");
   assert.equal(request!.headers["content-type"], "application/json");
   assert.match(request!.headers["user-agent"]!, /^OpenAI\/JS \d+\.\d+/);

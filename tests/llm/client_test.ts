@@ -2,21 +2,11 @@ import assert from "node:assert/strict";
 import { createClient, MissingApiKeyError } from "../../src/llm/client.ts";
 import { resolveEndpoint } from "../../src/llm/endpoint.ts";
 import { chatCompletion, FakeLlm } from "../support/fake_llm.ts";
+import { OPENROUTER_TEST_KEY, openRouterAt } from "../support/endpoints.ts";
 
 Deno.test("createClient() (the Batch API's full SDK client) sends requests to the resolved URL with the key and headers", async () => {
   await using server = FakeLlm.start(() => ({ json: chatCompletion("hello") }));
-  const config = {
-    providers: {
-      llm: { openrouter: { base_url: `${server.url}/`, app_name: "jpt-test" } },
-    },
-  };
-  const env = (name: string) =>
-    name === "OPENROUTER_API_KEY" ? "sk-or-secret" : undefined;
-  const endpoint = resolveEndpoint(
-    { provider: "openrouter", name: "anthropic/claude" },
-    config,
-    env,
-  );
+  const { endpoint, env } = openRouterAt(server.url);
   const client = await createClient(endpoint, env);
   const reply = await client.chat.completions.create({
     model: "anthropic/claude",
@@ -25,7 +15,10 @@ Deno.test("createClient() (the Batch API's full SDK client) sends requests to th
   assert.equal(reply.choices[0]?.message.content, "hello");
   const [request] = server.requests;
   assert.equal(request!.path, "/api/v1/chat/completions");
-  assert.equal(request!.headers.authorization, "Bearer sk-or-secret");
+  assert.equal(
+    request!.headers.authorization,
+    `Bearer ${OPENROUTER_TEST_KEY}`,
+  );
   assert.equal(request!.headers["x-title"], "jpt-test");
   assert.equal(request!.body!.model, "anthropic/claude");
 });
