@@ -184,6 +184,8 @@ function count(text: string, char: string): number {
  * @returns The fallback, or `undefined` when the request has no text.
  */
 export function fallbackSummaryOf(request: string): string | undefined {
+  const ascii = asciiFallback(request);
+  if (ascii !== NOT_ASCII) return ascii;
   // Control characters are rare: the line is read from the request as it
   // is, and read again from the cleaned request only when what the first
   // reading looked at holds one (the cleaned text then differs there). A
@@ -210,6 +212,48 @@ export function fallbackSummaryOf(request: string): string | undefined {
   }
   return line.slice(0, cut).trimEnd() + "…";
 }
+
+/** {@linkcode asciiFallback}'s answer when the request needs the general reading. */
+const NOT_ASCII = null;
+
+/**
+ * The fallback of the common request whose lines up to the first with text
+ * are printable ASCII, spaces and tabs, found with one sticky character
+ * class per line: a code point is then one UTF-16 unit, and no control
+ * character can reach into the line. A listing of 20,000 turns asks this of
+ * each; the general reading's searches and code point walks cost five times
+ * as much. `tests/conversation/summary_text_test.ts` holds both readings to
+ * the plain definition.
+ *
+ * @returns The fallback, `undefined` for a request with no text, or {@linkcode NOT_ASCII}.
+ */
+function asciiFallback(text: string): string | undefined | typeof NOT_ASCII {
+  let start = 0;
+  while (start < text.length) {
+    PRINTABLE_ASCII.lastIndex = start;
+    PRINTABLE_ASCII.test(text);
+    const end = PRINTABLE_ASCII.lastIndex;
+    const next = text.charCodeAt(end);
+    if (end < text.length && next !== 10 && next !== 13) return NOT_ASCII;
+    if (end - start > LONG_LINE) return NOT_ASCII;
+    const slice = text.slice(start, end);
+    const line = (TAB_OR_TWO_SPACES.test(slice)
+      ? slice.replace(WHITESPACE_RUN, " ")
+      : slice).trim();
+    if (line !== "") {
+      return line.length <= MAX_FALLBACK_CHARS
+        ? line
+        : line.slice(0, MAX_FALLBACK_CHARS - 1).trimEnd() + "…";
+    }
+    start = end + 1;
+  }
+  return undefined;
+}
+
+/** A run of printable ASCII, spaces and tabs, from `lastIndex`. */
+const PRINTABLE_ASCII = /[\t -~]*/y;
+/** What collapsing changes in such a run. */
+const TAB_OR_TWO_SPACES = /\t| {2}/;
 
 /** Line breaks, searched from a position (shared: reset before each use). */
 const LINE_BREAKS = new RegExp(LINE_BREAK.source, "g");

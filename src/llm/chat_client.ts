@@ -13,6 +13,13 @@
  * retries here as it did there. The Batch API keeps the full client
  * (`client.ts`).
  *
+ * The decoder and the error classes load when the first answer (or failure)
+ * comes back, not before the request: Deno sends a request only between
+ * JavaScript tasks, so loading them after `fetch` was called held the
+ * request back as long as loading them before it. Before the request, only
+ * the SDK's version (for `User-Agent`) is loaded. See ARCHITECTURE.md, "A
+ * query's request".
+ *
  * @module
  */
 
@@ -21,7 +28,7 @@ import type { EnvReader } from "../workspace/workspace.ts";
 import { apiKeyOf } from "./client.ts";
 import { Deadline } from "./deadline.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
-import { type ChatSdk, loadChatSdk } from "./openai_sdk.ts";
+import { type ChatSdk, loadChatSdk, loadSdkVersion } from "./openai_sdk.ts";
 import {
   retryingFetch,
   type RetryPolicy,
@@ -68,7 +75,8 @@ export interface ChatClientOptions {
 }
 
 /**
- * Creates a chat client for an endpoint (loading the SDK's decoder on first use).
+ * Creates a chat client for an endpoint (the SDK's decoder and error classes
+ * load when its first answer or failure comes back).
  *
  * @param endpoint The resolved endpoint.
  * @param env Environment access (the key is read here).
@@ -83,7 +91,7 @@ export async function createChatClient(
 ): Promise<ChatClient> {
   const key = apiKeyOf(endpoint, env);
   return new EndpointChatClient(
-    await loadChatSdk(),
+    await loadSdkVersion(),
     endpoint,
     key,
     retryingFetch(
@@ -98,27 +106,26 @@ export async function createChatClient(
 const COMPLETIONS_PATH = "/chat/completions";
 
 class EndpointChatClient implements ChatClient {
-  readonly #sdk: ChatSdk;
+  #sdk: Promise<ChatSdk> | undefined;
   readonly #url: string;
   readonly #headers: Headers;
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
 
   constructor(
-    sdk: ChatSdk,
+    sdkVersion: string,
     endpoint: ProviderEndpoint,
     key: string | undefined,
     transport: typeof fetch,
     timeoutMs: number,
   ) {
-    this.#sdk = sdk;
     this.#url = endpoint.baseUrl.endsWith("/")
       ? endpoint.baseUrl + COMPLETIONS_PATH.slice(1)
       : endpoint.baseUrl + COMPLETIONS_PATH;
     this.#headers = new Headers({
       "Accept": "application/json",
       "Content-Type": "application/json",
-      "User-Agent": `OpenAI/JS ${sdk.version}`,
+      "User-Agent": `OpenAI/JS ${sdkVersion}`,
     });
     // The key goes only into this header, never into a message.
     if (key) this.#headers.set("Authorization", `Bearer ${key}`);
@@ -143,12 +150,13 @@ class EndpointChatClient implements ChatClient {
         signal,
         [controller.signal, deadline.signal],
       );
-      return this.#sdk.Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(
+      const { Stream } = await this.#loadSdk();
+      return Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(
         response,
         controller,
       );
     } catch (error) {
-      throw this.#failure(error, signal, deadline.signal);
+      throw await this.#failure(error, signal, deadline.signal);
     } finally {
       deadline.cancel();
     }
@@ -168,7 +176,7 @@ class EndpointChatClient implements ChatClient {
       );
       return await answerOf(response);
     } catch (error) {
-      throw this.#failure(error, signal, deadline.signal);
+      throw await this.#failure(error, signal, deadline.signal);
     } finally {
       deadline.cancel();
     }
@@ -180,16 +188,17 @@ class EndpointChatClient implements ChatClient {
     caller: AbortSignal,
     others: AbortSignal[],
   ): Promise<Response> {
-    const response = await this.#fetch(this.#url, {
+    const sending = this.#fetch(this.#url, {
       method: "POST",
       headers: this.#headers,
       body: JSON.stringify(body),
       signal: AbortSignal.any([caller, ...others]),
     });
+    const response = await sending;
     if (!response.ok) {
       const text = await response.text().catch((error: Error) => error.message);
       const json = parsedOrUndefined(text);
-      throw this.#sdk.APIError.generate(
+      throw (await this.#loadSdk()).APIError.generate(
         response.status,
         json,
         json === undefined ? text : undefined,
@@ -200,8 +209,16 @@ class EndpointChatClient implements ChatClient {
   }
 
   /** What a failed request is, in the SDK's classes, as its client says it. */
-  #failure(error: unknown, caller: AbortSignal, deadline: AbortSignal): Error {
-    const sdk = this.#sdk;
+  #loadSdk(): Promise<ChatSdk> {
+    return this.#sdk ??= loadChatSdk();
+  }
+
+  async #failure(
+    error: unknown,
+    caller: AbortSignal,
+    deadline: AbortSignal,
+  ): Promise<Error> {
+    const sdk = await this.#loadSdk();
     if (error instanceof sdk.APIError) return error;
     if (caller.aborted) return new sdk.APIUserAbortError();
     if (deadline.aborted) return new sdk.APIConnectionTimeoutError();

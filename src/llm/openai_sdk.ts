@@ -82,6 +82,16 @@ export async function loadChatSdk(): Promise<ChatSdk> {
 }
 
 /**
+ * The SDK's version (`User-Agent: OpenAI/JS <version>`), one small module:
+ * all a chat request needs of the SDK before it is sent.
+ *
+ * @returns The version.
+ */
+export async function loadSdkVersion(): Promise<string> {
+  return (await import("openai/version")).VERSION;
+}
+
+/**
  * The SDK's error classes when something has loaded them. An error thrown
  * by the SDK implies they are loaded, so error checks need not load them.
  *

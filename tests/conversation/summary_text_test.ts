@@ -197,24 +197,84 @@ Deno.test("normalizeTurnSummary() leaves a text that already satisfies the rules
   }
 });
 
-Deno.test("fallbackSummaryOf() of long lines, whitespace runs, astral and control characters equals the plain definition", () => {
-  // The definition, written plainly: strip, first non-empty line with
-  // whitespace collapsed, cut to 71 code points plus … when over 72.
-  const plain = (request: string): string | undefined => {
-    const lines = stripControlCharacters(request).split(
-      /\r\n|[\n\r\u2028\u2029\u0085]/,
-    );
-    const line = lines.map((text) => text.replace(/\s+/gu, " ").trim())
-      .find((text) => text !== "");
-    if (line === undefined) return undefined;
-    const points = Array.from(line);
-    return points.length <= 72
-      ? line
-      : points.slice(0, 71).join("").trimEnd() + "…";
-  };
+/** The fallback's definition, written plainly: strip, first non-empty line
+ * with whitespace collapsed, cut to 71 code points plus … when over 72. */
+function plainFallback(request: string): string | undefined {
+  const lines = stripControlCharacters(request).split(
+    /\r\n|[\n\r\u2028\u2029\u0085]/,
+  );
+  const line = lines.map((text) => text.replace(/\s+/gu, " ").trim())
+    .find((text) => text !== "");
+  if (line === undefined) return undefined;
+  const points = Array.from(line);
+  return points.length <= 72
+    ? line
+    : points.slice(0, 71).join("").trimEnd() + "…";
+}
+
+/** Requests of up to `most` pieces picked with a fixed seed. */
+function* randomRequests(
+  pieces: readonly string[],
+  count: number,
+  most: number,
+): Generator<string> {
   let seed = 7;
   const next = () =>
     (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < count; i++) {
+    let request = "";
+    const length = Math.floor(next() * most);
+    for (let k = 0; k < length; k++) {
+      request += pieces[Math.floor(next() * pieces.length)];
+    }
+    yield request;
+  }
+}
+
+Deno.test("fallbackSummaryOf() of printable ASCII, spaces, tabs and line breaks (its fast reading) equals the plain definition", () => {
+  const pieces = [
+    "word",
+    "ab",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
+    "x".repeat(40),
+    "y".repeat(33),
+  ];
+  let cut = 0;
+  let cutAtSpace = 0;
+  for (const request of randomRequests(pieces, 5000, 40)) {
+    const fallback = fallbackSummaryOf(request);
+    assert.equal(fallback, plainFallback(request), JSON.stringify(request));
+    if (fallback?.endsWith("…")) cut++;
+    if (fallback?.endsWith("…") && fallback.length < 72) cutAtSpace++;
+  }
+  assert.ok(cut > 100, `${cut} requests were cut`);
+  assert.ok(cutAtSpace > 5, `${cutAtSpace} were cut after a space`);
+  for (
+    const request of [
+      "a".repeat(70) + " " + "b".repeat(10),
+      "a".repeat(69) + "\t\t" + "b".repeat(10),
+      "  " + "a".repeat(72) + "  ",
+      "a".repeat(72) + "\r\nb",
+    ]
+  ) {
+    assert.equal(fallbackSummaryOf(request), plainFallback(request), request);
+  }
+  // What follows the first line with text does not matter, whatever it is.
+  assert.equal(
+    fallbackSummaryOf(" \t\r\n  Fix  the\tbuild \r\n\u001b[31m😀\u0085"),
+    "Fix the build",
+  );
+  // A control character or a non-ASCII one before it: the general reading.
+  assert.equal(fallbackSummaryOf("\u0007Fix it"), "Fix it");
+  assert.equal(fallbackSummaryOf("Fix\u00a0 it"), "Fix it");
+});
+
+Deno.test("fallbackSummaryOf() of long lines, whitespace runs, astral and control characters equals the plain definition", () => {
   const pieces = [
     "word",
     " ",
@@ -239,15 +299,10 @@ Deno.test("fallbackSummaryOf() of long lines, whitespace runs, astral and contro
     "\u2028",
     "\u00a0",
   ];
-  for (let i = 0; i < 5000; i++) {
-    let request = "";
-    const count = Math.floor(next() * 120);
-    for (let k = 0; k < count; k++) {
-      request += pieces[Math.floor(next() * pieces.length)];
-    }
+  for (const request of randomRequests(pieces, 5000, 120)) {
     assert.equal(
       fallbackSummaryOf(request),
-      plain(request),
+      plainFallback(request),
       JSON.stringify(request),
     );
   }
