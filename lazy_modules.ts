@@ -13,10 +13,10 @@ import type { ModuleLoaders } from "./src/runtime/lazy_import.ts";
 
 /** Every lazily loaded module, by its path under `src/`. */
 export const LAZY_MODULES: ModuleLoaders = {
+  "app/backfill.ts": () => import("./src/app/backfill.ts"),
   "app/background_catch_up.ts": () =>
     import("./src/app/background_catch_up.ts"),
   "app/background_title.ts": () => import("./src/app/background_title.ts"),
-  "app/backfill.ts": () => import("./src/app/backfill.ts"),
   "app/batch_backfill.ts": () => import("./src/app/batch_backfill.ts"),
   "app/check_paths.ts": () => import("./src/app/check_paths.ts"),
   "app/conversation_target.ts": () =>
@@ -25,6 +25,7 @@ export const LAZY_MODULES: ModuleLoaders = {
   "app/describe_models.ts": () => import("./src/app/describe_models.ts"),
   "app/edit_conversation.ts": () => import("./src/app/edit_conversation.ts"),
   "app/find_turns.ts": () => import("./src/app/find_turns.ts"),
+  "app/finish_turn.ts": () => import("./src/app/finish_turn.ts"),
   "app/fix_config.ts": () => import("./src/app/fix_config.ts"),
   "app/init_workspace.ts": () => import("./src/app/init_workspace.ts"),
   "app/list_conversations.ts": () => import("./src/app/list_conversations.ts"),
@@ -63,13 +64,21 @@ export const LAZY_MODULES: ModuleLoaders = {
   "cli/usage.ts": () => import("./src/cli/usage.ts"),
   "cli/watch.ts": () => import("./src/cli/watch.ts"),
   "cli/worker.ts": () => import("./src/cli/worker.ts"),
+  "cli/worker_notes.ts": () => import("./src/cli/worker_notes.ts"),
   "config/config_file.ts": () => import("./src/config/config_file.ts"),
   "config/load_config.ts": () => import("./src/config/load_config.ts"),
+  "conversation/events_overview.ts": () =>
+    import("./src/conversation/events_overview.ts"),
   "edit/run_editor.ts": () => import("./src/edit/run_editor.ts"),
   "llm/chat_client.ts": () => import("./src/llm/chat_client.ts"),
+  "llm/describe_error.ts": () => import("./src/llm/describe_error.ts"),
   "summary/batch_state.ts": () => import("./src/summary/batch_state.ts"),
   "summary/prompt.ts": () => import("./src/summary/prompt.ts"),
   "summary/summary_model.ts": () => import("./src/summary/summary_model.ts"),
   "task/title_task.ts": () => import("./src/task/title_task.ts"),
+  "workspace/conversation_create.ts": () =>
+    import("./src/workspace/conversation_create.ts"),
+  "workspace/stray_temp_files.ts": () =>
+    import("./src/workspace/stray_temp_files.ts"),
   "workspace/worker_log.ts": () => import("./src/workspace/worker_log.ts"),
 };

@@ -11,11 +11,6 @@ import type { ConfigTable } from "../config/config_tree.ts";
 import type { ChatClient } from "../llm/chat_client.ts";
 import { resolveRoleModel, type RoleModel } from "../config/role_models.ts";
 import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
-import {
-  createConversation,
-  emptyConversation,
-  freeConversationId,
-} from "../workspace/conversation_create.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { ConversationLock } from "../workspace/lock.ts";
@@ -23,6 +18,7 @@ import type { Workspace } from "../workspace/workspace.ts";
 import type { Services } from "./services.ts";
 import { defaultConversation, resolveTarget } from "./conversation_target.ts";
 import type { Session } from "./session.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /** What a turn needs before it writes anything. */
 export interface Preflight {
@@ -108,6 +104,12 @@ export async function openNewConversation(
   options: { persist: boolean; now: Date },
 ): Promise<NewTurnTarget> {
   const checked = await preflight(services, workspace, undefined);
+  // Only a new conversation needs these (a query continuing one does not
+  // load them before its request).
+  const { createConversation, emptyConversation, freeConversationId } =
+    await importLazily<typeof import("../workspace/conversation_create.ts")>(
+      "workspace/conversation_create.ts",
+    );
   if (!options.persist) {
     const id = await freeConversationId(workspace, options.now);
     return {

@@ -19,7 +19,6 @@ import {
 } from "../workspace/conversation_io.ts";
 import { HELD, withConversation } from "../workspace/unit_of_work.ts";
 import { importLazily } from "../runtime/lazy_import.ts";
-import { finishTurn } from "./finish_turn.ts";
 import {
   openNewConversation,
   type Preflight,
@@ -116,6 +115,9 @@ export async function runTurn(
     locked = opened;
   }
   sink.replyDone?.(locked.reply, locked.failure);
+  const { finishTurn } = await importLazily<
+    typeof import("./finish_turn.ts")
+  >("app/finish_turn.ts");
   const finished = await finishTurn(turn.work, request);
   return {
     problems: finished.problems,
@@ -184,7 +186,11 @@ async function runLocked(
             !toWorker,
           );
           if (toWorker && title) {
-            startWorker(turn, conversation, { turns: 0, turnsBefore, title });
+            await startWorker(turn, conversation, {
+              turns: 0,
+              turnsBefore,
+              title,
+            });
           }
         });
       } else {
@@ -196,9 +202,9 @@ async function runLocked(
             { inProcess: !toWorker, beforeIndex: turnsBefore },
           )
         )
-          .then((forWorker) => {
+          .then(async (forWorker) => {
             if (toWorker && forWorker > 0) {
-              startWorker(turn, conversation, {
+              await startWorker(turn, conversation, {
                 turns: forWorker,
                 turnsBefore,
                 title: false,
@@ -279,13 +285,13 @@ async function spawnCatchUp(
  * the conversation itself and writes under the lock once this turn lets
  * go): nothing is aborted at the end only to be asked again.
  */
-function startWorker(
+async function startWorker(
   turn: LockedTurn,
   conversation: LoadedConversation,
   job: { turns: number; turnsBefore: number; title: boolean },
-): void {
+): Promise<void> {
   const { turns, title } = job;
-  const pid = turn.request.handOff!(turn.services.session, {
+  const pid = await turn.request.handOff!(turn.services.session, {
     conversation: conversation.ref.id,
     workspace: turn.workspace.root,
     title,

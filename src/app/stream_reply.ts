@@ -11,12 +11,12 @@ import { formatTimestamp } from "../conversation/timestamp.ts";
 import { type ConfigTable, getPath } from "../config/config_tree.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { streamChat, StreamIdleError } from "../llm/chat_stream.ts";
-import { describeModelError } from "../llm/describe_error.ts";
 import { excludesReasoning, requestParams } from "../llm/request_params.ts";
 import { threadMessages } from "../llm/thread.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Preflight } from "./open_turn.ts";
 import type { TurnRequest, TurnSink } from "./turn_types.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 
 /** How long a reply may send nothing before it is given up. */
 const IDLE_TIMEOUT_MS = 120_000;
@@ -65,11 +65,14 @@ export async function streamReply(
     onText: (piece) => sink.text(piece),
     onReasoning: (piece) => sink.reasoning(piece),
     ...(onAnswer === undefined ? {} : { onAnswer }),
-  }).catch((error: unknown) =>
-    error instanceof JptError
-      ? error
-      : describeModelError(error, endpoint, assistant.id.name)
-  );
+  }).catch(async (error: unknown) => {
+    if (error instanceof JptError) return error;
+    // Loaded for a failure only: nothing more loads before the request.
+    const { describeModelError } = await importLazily<
+      typeof import("../llm/describe_error.ts")
+    >("llm/describe_error.ts");
+    return describeModelError(error, endpoint, assistant.id.name);
+  });
   // A stalled stream keeps what arrived, like an interrupted one.
   const partial = streamed instanceof StreamIdleError
     ? streamed.reply

@@ -11,7 +11,6 @@ import { getPath } from "../config/config_tree.ts";
 import { baseConfigBytes } from "../config/stored_config.ts";
 import { formatTimestamp } from "../conversation/timestamp.ts";
 import { headingTitle } from "../conversation/title_text.ts";
-import { renameConversationDirs } from "../workspace/conversation_create.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { importLazily } from "../runtime/lazy_import.ts";
@@ -92,6 +91,9 @@ export async function nameOrTitle(
 ): Promise<boolean> {
   const { request } = turn;
   if (conversation.metadata.title !== undefined) {
+    const { renameConversationDirs } = await importLazily<
+      typeof import("../workspace/conversation_create.ts")
+    >("workspace/conversation_create.ts");
     conversation.ref = await renameConversationDirs(
       conversation.ref,
       conversation.metadata.title,

@@ -86,13 +86,17 @@ export interface WorkerJob {
 }
 
 /**
- * Starts a worker for a job and does not wait for it.
+ * Starts a worker for a job and does not wait for it (it may load what it
+ * needs first: it is called once the answer started).
  *
  * @param session The turn's session (its `--cfg` and `--model` carry over).
  * @param job The job.
  * @returns The worker's process id.
  */
-export type HandOff = (session: Session, job: WorkerJob) => number;
+export type HandOff = (
+  session: Session,
+  job: WorkerJob,
+) => number | Promise<number>;
 
 /** How a turn ended. */
 export interface TurnOutcome {

@@ -12,8 +12,8 @@ import type { CliContext } from "./context.ts";
 import { sanitizeLine, sanitizeText } from "./output.ts";
 import type { Spinner } from "./spinner.ts";
 import type { TurnSink } from "../app/turn_types.ts";
-import { showWorkerNotes } from "./worker_notes.ts";
 import { importLazily } from "../runtime/lazy_import.ts";
+import { Deadline } from "../llm/deadline.ts";
 
 /**
  * Environment variable (for tests) that shortens the background-task drain
@@ -65,12 +65,11 @@ export function addQueryCommand(
     )
     .addHelpText("after", QUERY_HELP)
     .action(async (words, opts) => {
-      const [{ runTurn }, { startWorker }, { startSpinner }] = await Promise
-        .all([
-          importLazily<typeof import("../app/run_turn.ts")>("app/run_turn.ts"),
-          importLazily<typeof import("./hand_off.ts")>("cli/hand_off.ts"),
-          importLazily<typeof import("./spinner.ts")>("cli/spinner.ts"),
-        ]);
+      // What runs before the request is sent holds it back: the worker's
+      // start, the spinner and the notes load when they are needed.
+      const { runTurn } = await importLazily<
+        typeof import("../app/run_turn.ts")
+      >("app/run_turn.ts");
       const base = deps.context();
       const context = opts.model === undefined
         ? base
@@ -79,7 +78,7 @@ export function addQueryCommand(
       const budget = drainBudget(context);
       const idleSeconds = positiveNumber(context.env(IDLE_TIMEOUT_ENV));
       const style = context.errStyle;
-      const spinnerControl = new SpinnerControl(startSpinner);
+      const spinnerControl = new SpinnerControl();
       const outcome = await runTurn(context, {
         message,
         newConversation: opts.new === true,
@@ -88,7 +87,10 @@ export function addQueryCommand(
         title: typeof opts.title === "string" ? opts.title : undefined,
         noTitle: opts.title === false,
         signal: deps.signal,
-        handOff: startWorker,
+        handOff: async (session, job) =>
+          (await importLazily<typeof import("./hand_off.ts")>(
+            "cli/hand_off.ts",
+          )).startWorker(session, job),
         // A person at a terminal sees the wait and can stop it; a script
         // fails fast, as before.
         ...(context.io.stderrIsTerminal
@@ -107,7 +109,12 @@ export function addQueryCommand(
           ) + "\n",
         );
       }
-      if (context.io.stderrIsTerminal) await showWorkerNotes(context, outcome);
+      if (context.io.stderrIsTerminal) {
+        const { showWorkerNotes } = await importLazily<
+          typeof import("./worker_notes.ts")
+        >("cli/worker_notes.ts");
+        await showWorkerNotes(context, outcome);
+      }
       for (const problem of outcome.problems) {
         context.io.err(`${style.warn("warning:")} ${sanitizeLine(problem)}\n`);
       }
@@ -194,22 +201,37 @@ const QUERY_HELP =
   '  git diff | jpt query -n "Review this change"\n  jpt q --id last "And the tests?"\n' +
   "  jpt query            # on a terminal: write the message in $JP_EDITOR, $VISUAL or $EDITOR\n";
 
-/** The spinner shown while the model has not answered yet. */
+/** How long the model may take to answer before the spinner shows. */
+const SPINNER_DELAY_MS = 60;
+
+/**
+ * The spinner shown on a terminal while the model has not answered yet. It
+ * shows {@linkcode SPINNER_DELAY_MS} after the wait began: by then the
+ * request is on its way (work on this thread before it is sent holds it
+ * back, and loading the spinner and starting its timer take a few
+ * milliseconds), and an answer that comes at once shows none.
+ */
 class SpinnerControl {
-  readonly #start: typeof import("./spinner.ts").startSpinner;
   #spinner: Spinner | undefined;
+  #delay: Deadline | undefined;
+  #answered = false;
 
-  constructor(start: typeof import("./spinner.ts").startSpinner) {
-    this.#start = start;
-  }
-
-  /** Starts the spinner. */
+  /** Shows the spinner soon, unless the answer comes first. */
   waiting(write: (text: string) => void, text: string, terminal: boolean) {
-    this.#spinner = this.#start(write, text, terminal);
+    if (!terminal) return;
+    const delay = this.#delay = new Deadline(SPINNER_DELAY_MS);
+    delay.signal.addEventListener("abort", async () => {
+      const { startSpinner } = await importLazily<
+        typeof import("./spinner.ts")
+      >("cli/spinner.ts");
+      if (!this.#answered) this.#spinner = startSpinner(write, text, true);
+    }, { once: true });
   }
 
   /** Stops it: the first piece of the reply arrived (or the reply ended). */
   firstToken() {
+    this.#answered = true;
+    this.#delay?.cancel();
     this.#spinner?.stop();
     this.#spinner = undefined;
   }

@@ -20,6 +20,8 @@
 export type ModuleLoaders = Readonly<Record<string, () => Promise<unknown>>>;
 
 let registered: ModuleLoaders | undefined;
+/** Each module's load, once asked for: a loop asking again waits for nothing. */
+const loads = new Map<string, Promise<unknown>>();
 
 /**
  * Makes {@linkcode importLazily} load from `loaders` instead of by path, as a
@@ -29,6 +31,7 @@ let registered: ModuleLoaders | undefined;
  */
 export function registerLazyModules(loaders: ModuleLoaders | undefined): void {
   registered = loaders;
+  loads.clear();
 }
 
 /**
@@ -45,7 +48,15 @@ export function registerLazyModules(loaders: ModuleLoaders | undefined): void {
  * @returns The module's namespace.
  */
 export async function importLazily<Module>(path: string): Promise<Module> {
-  const load = registered?.[path];
-  if (load !== undefined) return await load() as Module;
-  return await import(new URL(`../${path}`, import.meta.url).href) as Module;
+  let loading = loads.get(path);
+  if (loading === undefined) {
+    const load = registered?.[path];
+    loading = load !== undefined
+      ? load()
+      : import(new URL(`../${path}`, import.meta.url).href);
+    loads.set(path, loading);
+    // A failed load is not remembered: the next caller tries again.
+    loading.catch(() => loads.delete(path));
+  }
+  return await loading as Module;
 }

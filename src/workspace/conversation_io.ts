@@ -18,14 +18,11 @@
 import { dirname, join } from "./path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
-import {
-  type EventsOverview,
-  eventsOverview,
-} from "../conversation/events_overview.ts";
+import type { EventsOverview } from "../conversation/events_overview.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
-import { strayTempFiles } from "./stray_temp_files.ts";
 import type { ConversationCopy, ConversationRef } from "./conversation_ref.ts";
+import { importLazily } from "../runtime/lazy_import.ts";
 import {
   maxSmallFileBytes,
   readRegularFile,
@@ -92,6 +89,9 @@ const STAMPED_FILES = ["events.json", "metadata.json", "base_config.json"];
 export async function removeStrayTempFiles(
   ref: ConversationRef,
 ): Promise<string[]> {
+  const { strayTempFiles } = await importLazily<
+    typeof import("./stray_temp_files.ts")
+  >("workspace/stray_temp_files.ts");
   const removed: string[] = [];
   for (const copy of ref.copies) {
     for (const path of strayTempFiles(copy.dir)) {
@@ -151,7 +151,9 @@ export async function loadConversationOverview(
   ]);
   const overview = await readWith(
     join(source.dir, "events.json"),
-    eventsOverview,
+    (await importLazily<typeof import("../conversation/events_overview.ts")>(
+      "conversation/events_overview.ts",
+    )).eventsOverview,
     { blocking: true },
   );
   const metadata = await loadMetadata(ref, { blocking: true });

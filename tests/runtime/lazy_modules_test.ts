@@ -59,3 +59,27 @@ Deno.test("a registered module is the very module its path loads, and registrati
 Deno.test("importLazily fails for a path that is no module of src/", async () => {
   await assert.rejects(() => importLazily("app/no_such_flow.ts"));
 });
+
+Deno.test("importLazily loads a module once, and a failed load is tried again", async () => {
+  let calls = 0;
+  const module = { name: "flow" };
+  registerLazyModules({
+    "app/flaky_flow.ts": () =>
+      ++calls === 1
+        ? Promise.reject(new Error("not yet"))
+        : Promise.resolve(module),
+  });
+  try {
+    await assert.rejects(() => importLazily("app/flaky_flow.ts"), /not yet/);
+    const [first, second] = await Promise.all([
+      importLazily("app/flaky_flow.ts"),
+      importLazily("app/flaky_flow.ts"),
+    ]);
+    assert.equal(first, module);
+    assert.equal(second, module);
+    assert.equal(await importLazily("app/flaky_flow.ts"), module);
+    assert.equal(calls, 2, "one failed load, then one that is kept");
+  } finally {
+    registerLazyModules(undefined);
+  }
+});
