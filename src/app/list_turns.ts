@@ -1,14 +1,22 @@
 /**
  * The turn list of a conversation (`jpt turns`): per turn its index, id,
  * stored summary and mechanical fallback, and optionally whether a summary
- * is stale (its turn changed since jpt wrote it).
+ * is stale (its turn changed since jpt wrote it). With no label to restore
+ * from the conversation's record and no staleness asked for, the rows come
+ * from each turn's head (`turnHeads`, one native parse of `events.json`),
+ * not from the stream: the same rows in about two thirds of the time.
  *
  * @module
  */
 
 import type { Turn } from "../conversation/turn.ts";
 import { turnContentKey } from "../summary/turn_content_key.ts";
-import { loadConversation } from "../workspace/conversation_io.ts";
+import {
+  loadConversation,
+  loadTurnHeads,
+} from "../workspace/conversation_io.ts";
+import type { TurnHead } from "../conversation/events_overview.ts";
+import { fallbackSummaryOf } from "../conversation/summary_text.ts";
 import { identityOf } from "../labels/label_recorder.ts";
 import { labelSource, restorableLabels } from "../labels/restore_labels.ts";
 import { LabelStore } from "../labels/label_store.ts";
@@ -56,11 +64,6 @@ export async function listTurns(
     session,
     options.conversation,
   );
-  // Each turn's fallback reads its request: parsed once, with the file.
-  const { stream } = await loadConversation(ref, {
-    readOnly: true,
-    keepPayloads: "requests",
-  });
   // The store alone, without the flows' services (a listing starts faster).
   const store = LabelStore.open(session.env, session.warn);
   const record = await store.read(
@@ -68,6 +71,17 @@ export async function listTurns(
       workspace: workspace && { root: workspace.root, id: workspace.id },
     }, ref),
   );
+  // Nothing to restore and no fingerprints to compare: each turn's head
+  // from one native parse is the whole row.
+  if (record.entries.length === 0 && !options.stale) {
+    const heads = await loadTurnHeads(ref);
+    if (heads !== undefined) return heads.map(headRow);
+  }
+  // Each turn's fallback reads its request: parsed once, with the file.
+  const { stream } = await loadConversation(ref, {
+    readOnly: true,
+    keepPayloads: "requests",
+  });
   const restorable = restorableLabels(record);
   const rows: TurnRow[] = [];
   for (const turn of stream.turns()) {
@@ -88,6 +102,18 @@ export async function listTurns(
     rows.push(row);
   }
   return rows;
+}
+
+function headRow(head: TurnHead, index: number): TurnRow {
+  return {
+    index,
+    event_id: head.eventId ?? null,
+    summary: head.summary ?? null,
+    fallback: head.request === undefined
+      ? null
+      : fallbackSummaryOf(head.request) ?? null,
+    restored: false,
+  };
 }
 
 function turnRow(turn: Turn): TurnRow {

@@ -1,14 +1,15 @@
 /**
  * What a listing needs from `events.json` (how many turns, when the last
- * event happened) without building the stream: one native `JSON.parse` of
- * the whole file, about half the cost of {@linkcode ConversationStream.parse}.
- * A file the native parser does not take as it is goes through the stream's
- * parser, so errors name the same byte.
+ * event happened, each turn's head) without building the stream: one native
+ * `JSON.parse` of the whole file, about half the cost of
+ * {@linkcode ConversationStream.parse}. A file the native parser does not
+ * take as it is goes through the stream's parser, so errors name the same
+ * byte. Turns are counted by the stream's rule (see {@linkcode eachEvent}).
  *
  * @module
  */
 
-import { CONVERSATION_EVENT_TYPES } from "./entry.ts";
+import { CONVERSATION_EVENT_TYPES, type EntryIdentity } from "./entry.ts";
 import { entryIdentity } from "./scan_events.ts";
 import { ConversationStream } from "./stream.ts";
 
@@ -44,31 +45,127 @@ const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
  * @throws {EventsSyntaxError} As {@linkcode ConversationStream.parse} throws.
  */
 export function eventsOverview(bytes: Uint8Array): EventsOverview {
+  const entries = nativeEntries(bytes);
+  let turns = 0;
+  if (
+    entries === undefined ||
+    !eachEvent(entries, (_entry, _type, startsTurn) => {
+      if (startsTurn) turns++;
+    })
+  ) {
+    return overviewOf(ConversationStream.parse(bytes));
+  }
+  const last = entries.at(-1) as { timestamp?: string } | undefined;
+  return { turns, lastTimestamp: last?.timestamp };
+}
+
+/** What a turn list shows of a turn, as its `Turn` gives it. */
+export interface TurnHead {
+  /** The `turn_start`'s `event_id` (`Turn.id`). */
+  eventId: string | undefined;
+  /** The `turn_start`'s summary, when a string (`Turn.summary`). */
+  summary: string | undefined;
+  /** The content of the turn's first `chat_request`, when a string (what `Turn.fallbackSummary` reads). */
+  request: string | undefined;
+}
+
+/**
+ * The head of each turn, from one native parse: all a turn list shows when
+ * no label is restored into it. The parse keeps the whole file's values
+ * alive while it runs, so callers keep to files of moderate size.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { turnHeads } from "./events_overview.ts";
+ * const file = new TextEncoder().encode(JSON.stringify([
+ *   { type: "turn_start", timestamp: "2026-01-01 00:00:00.0", event_id: "a1" },
+ *   { type: "chat_request", timestamp: "2026-01-01 00:00:01.0", content: "hi" },
+ * ], null, 2));
+ * assert.deepEqual(turnHeads(file), [
+ *   { eventId: "a1", summary: undefined, request: "hi" },
+ * ]);
+ * ```
+ *
+ * @param bytes The whole file.
+ * @returns One head per turn, in order, or `undefined` when the native
+ *   parser does not take the file as the stream's would (then read it with
+ *   {@linkcode ConversationStream.parse}, which reports what is wrong).
+ */
+export function turnHeads(bytes: Uint8Array): TurnHead[] | undefined {
+  const entries = nativeEntries(bytes);
+  if (entries === undefined) return undefined;
+  const heads: TurnHead[] = [];
+  let head: TurnHead | undefined;
+  let requestSeen = false;
+  const read = eachEvent(entries, (entry, type, startsTurn, eventId) => {
+    if (startsTurn) {
+      const start = type === "turn_start";
+      head = {
+        eventId: start ? eventId : undefined,
+        summary: start && typeof entry.summary === "string"
+          ? entry.summary
+          : undefined,
+        request: undefined,
+      };
+      heads.push(head);
+      requestSeen = false;
+    }
+    if (type === "chat_request" && !requestSeen) {
+      requestSeen = true;
+      if (typeof entry.content === "string") head!.request = entry.content;
+    }
+  });
+  return read ? heads : undefined;
+}
+
+/** The file's entries from the native parser, when it takes the file as it is. */
+function nativeEntries(bytes: Uint8Array): unknown[] | undefined {
   const text = lenientDecoder.decode(bytes);
   // Invalid UTF-8 (decoded as U+FFFD) is for the stream's parser to report.
-  const entries = text.includes("\uFFFD") ? undefined : parsedArray(text);
-  if (entries === undefined) return overviewOf(ConversationStream.parse(bytes));
-  let turns = 0;
+  return text.includes("\uFFFD") ? undefined : parsedArray(text);
+}
+
+/**
+ * Calls `onEvent` for each conversation event, with whether it starts a
+ * turn by the stream's rule ({@linkcode ConversationStream.turns}: at each
+ * `turn_start`, and at the first event of all).
+ *
+ * @returns `false` at the first entry the stream's parser would refuse.
+ */
+function eachEvent(
+  entries: unknown[],
+  onEvent: (
+    entry: Record<string, unknown>,
+    type: string,
+    startsTurn: boolean,
+    eventId: string | undefined,
+  ) => void,
+): boolean {
   let seenEvent = false;
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index];
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-      return overviewOf(ConversationStream.parse(bytes));
+      return false;
     }
-    let type: string;
+    const values = entry as Record<string, unknown>;
+    let identity: EntryIdentity;
     try {
-      type = entryIdentity(entry as Record<string, unknown>, () => 0, index)
-        .type;
+      identity = entryIdentity(values, () => 0, index);
     } catch {
-      return overviewOf(ConversationStream.parse(bytes));
+      return false;
     }
+    const { type } = identity;
     if (!CONVERSATION_EVENT_TYPES.has(type)) continue;
-    // A turn starts at each turn_start, and at the first event of all.
-    if (type === "turn_start" || !seenEvent) turns++;
+    onEvent(
+      values,
+      type,
+      type === "turn_start" || !seenEvent,
+      identity.eventId,
+    );
     seenEvent = true;
   }
-  const last = entries.at(-1) as { timestamp?: string } | undefined;
-  return { turns, lastTimestamp: last?.timestamp };
+  return true;
 }
 
 function parsedArray(text: string): unknown[] | undefined {

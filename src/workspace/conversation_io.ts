@@ -18,7 +18,10 @@
 import { dirname, join } from "./path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
-import type { EventsOverview } from "../conversation/events_overview.ts";
+import type {
+  EventsOverview,
+  TurnHead,
+} from "../conversation/events_overview.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import type { ConversationCopy, ConversationRef } from "./conversation_ref.ts";
@@ -158,6 +161,50 @@ export async function loadConversationOverview(
   );
   const metadata = await loadMetadata(ref, { blocking: true });
   return { source, overview, metadata };
+}
+
+/**
+ * Above this size a turn list reads `events.json` entry by entry (the
+ * stream's parse keeps no object graph) rather than with one native parse,
+ * which holds every value of the file while it runs: 128 MiB.
+ */
+export const MAX_TURN_HEADS_BYTES = 128 * 1024 ** 2;
+
+/**
+ * The heads of a conversation's turns (`turnHeads` in
+ * `conversation/events_overview.ts`) from its newest `events.json`, read with
+ * one native parse, its metadata read as {@linkcode loadConversation} reads
+ * it (a broken file fails the same way).
+ *
+ * @param ref The conversation.
+ * @param maxBytes Files larger than this are left to {@linkcode loadConversation}.
+ * @returns The heads, or `undefined` when the file is larger, or not what
+ *   the native parser takes as it is (read it with {@linkcode loadConversation},
+ *   which reports what is wrong).
+ * @throws {ConversationFileError} Naming the file, when one cannot be read.
+ */
+export async function loadTurnHeads(
+  ref: ConversationRef,
+  maxBytes: number = MAX_TURN_HEADS_BYTES,
+): Promise<TurnHead[] | undefined> {
+  const source = await newestCopy(ref.copies, [
+    "events.json",
+    "base_config.json",
+  ]);
+  const path = join(source.dir, "events.json");
+  try {
+    // A large file, or one that cannot be read, is for the stream's reading.
+    if ((await Deno.stat(path)).size > maxBytes) return undefined;
+  } catch {
+    return undefined;
+  }
+  const { turnHeads } = await importLazily<
+    typeof import("../conversation/events_overview.ts")
+  >("conversation/events_overview.ts");
+  const heads = await readWith(path, turnHeads, {});
+  if (heads === undefined) return undefined;
+  await loadMetadata(ref, {});
+  return heads;
 }
 
 /** How {@linkcode loadConversation} reads (its options, named once). */

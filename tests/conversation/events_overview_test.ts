@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { eventsOverview } from "../../src/conversation/events_overview.ts";
+import {
+  eventsOverview,
+  turnHeads,
+} from "../../src/conversation/events_overview.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { fixtureConversations } from "../support/paths.ts";
 
@@ -87,5 +90,100 @@ Deno.test("eventsOverview() agrees with the stream on real jp conversations", ()
   for (const dir of fixtureConversations()) {
     const bytes = Deno.readFileSync(join(dir, "events.json"));
     assert.deepEqual(overview(bytes), fromStream(bytes), dir);
+  }
+});
+
+/** Each turn's head as the stream's turns give it. */
+function headsFromStream(bytes: Uint8Array) {
+  const stream = ConversationStream.parse(bytes, { keepPayloads: true });
+  return stream.turns().map((turn) => {
+    const request = turn.events.find((entry) => entry.type === "chat_request")
+      ?.data().content;
+    return {
+      eventId: turn.id,
+      summary: turn.summary,
+      request: typeof request === "string" ? request : undefined,
+    };
+  });
+}
+
+Deno.test("turnHeads() gives each turn's id, summary and first request as the stream's turns do", () => {
+  let seed = 11;
+  const next = () =>
+    (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = <T>(items: readonly T[]) =>
+    items[Math.floor(next() * items.length)]!;
+  const makers = [
+    (t: number) => ({ type: "turn_start", timestamp: at(t) }),
+    (t: number) => ({
+      type: "turn_start",
+      timestamp: at(t),
+      event_id: `e${t}`,
+    }),
+    (t: number) => ({ type: "turn_start", timestamp: at(t), event_id: null }),
+    (t: number) => ({ type: "turn_start", timestamp: at(t), event_id: "" }),
+    (t: number) => ({
+      type: "turn_start",
+      timestamp: at(t),
+      event_id: `e${t}`,
+      summary: `Label ${t}`,
+    }),
+    (t: number) => ({ type: "turn_start", timestamp: at(t), summary: 7 }),
+    (t: number) => ({
+      type: "chat_request",
+      timestamp: at(t),
+      content: `q${t}`,
+    }),
+    (t: number) => ({ type: "chat_request", timestamp: at(t), content: [1] }),
+    (t: number) => ({ type: "chat_request", timestamp: at(t) }),
+    // Only a turn_start's id and summary are the turn's.
+    (t: number) => ({
+      type: "chat_request",
+      timestamp: at(t),
+      event_id: `r${t}`,
+      summary: "not a label",
+      content: `q${t}`,
+    }),
+    (t: number) => ({ type: "chat_response", timestamp: at(t), content: "a" }),
+    (t: number) => ({
+      type: "tool_call_request",
+      timestamp: at(t),
+      id: `c${t}`,
+      name: "x",
+    }),
+    (t: number) => ({ type: "config_delta", timestamp: at(t), delta: {} }),
+  ];
+  let compared = 0;
+  for (let file = 0; file < 400; file++) {
+    const entries = Array.from(
+      { length: Math.floor(next() * 14) },
+      (_, t) => pick(makers)(t),
+    );
+    const bytes = encode(JSON.stringify(entries, null, 2));
+    assert.deepEqual(turnHeads(bytes), headsFromStream(bytes), `${file}`);
+    compared += headsFromStream(bytes).length;
+  }
+  assert.ok(compared > 1000, `${compared} turns compared`);
+});
+
+Deno.test("turnHeads() leaves to the stream what its parser would refuse", () => {
+  for (
+    const text of [
+      "{}",
+      '[{"type": "turn_start"}]',
+      `[{"type": "turn_start", "timestamp": "${at(0)}", "event_id": 5}]`,
+      "[1]",
+      `[{"type": "turn_start", "timestamp": "${at(0)}"}`,
+      `\uFEFF[{"type": "turn_start", "timestamp": "${at(0)}"}]`,
+    ]
+  ) {
+    assert.equal(turnHeads(encode(text)), undefined, text);
+  }
+});
+
+Deno.test("turnHeads() agrees with the stream on real jp conversations", () => {
+  for (const dir of fixtureConversations()) {
+    const bytes = Deno.readFileSync(join(dir, "events.json"));
+    assert.deepEqual(turnHeads(bytes), headsFromStream(bytes), dir);
   }
 });
