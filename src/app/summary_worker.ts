@@ -25,6 +25,7 @@ import { pause } from "../workspace/pause.ts";
 import { catchUpConversation } from "./catch_up.ts";
 import type { Session } from "./session.ts";
 import { resolveTarget } from "./conversation_target.ts";
+import { Deadline } from "../llm/deadline.ts";
 
 /** How long the worker waits for a held lock before it gives up writing. */
 export const WORKER_LOCK_WAIT_MS = 60_000;
@@ -59,17 +60,17 @@ export async function runSummaryWorker(
   session: Session,
   options: WorkerOptions,
 ): Promise<void> {
-  // An explicit timer, cleared at the end: nothing keeps the worker alive
-  // once its work is done (a timeout signal with a listener would).
-  const limit = new AbortController();
-  const timer = setTimeout(() => limit.abort(), WORKER_TIME_LIMIT_MS);
+  // Cancelled at the end: nothing keeps the worker alive once its work is
+  // done. A `Deadline`, not the global `setTimeout`, whose first call loads
+  // Deno's Node-compatible timers (about 4 ms before the first request).
+  const limit = new Deadline(WORKER_TIME_LIMIT_MS);
   try {
     await work(session, {
       ...options,
       signal: AbortSignal.any([options.signal, limit.signal]),
     });
   } finally {
-    clearTimeout(timer);
+    limit.cancel();
   }
 }
 
