@@ -8,6 +8,7 @@
 import type OpenAI from "openai";
 import type { ChatClient } from "./chat_client.ts";
 import { Deadline } from "./deadline.ts";
+import { IdleWatch } from "./idle_watch.ts";
 import { DEFAULT_RETRY_POLICY } from "./retrying_fetch.ts";
 import { JptError } from "../errors/jpt_error.ts";
 
@@ -91,12 +92,9 @@ export async function streamChat(
 ): Promise<StreamedReply> {
   const reply: StreamedReply = { text: "", reasoning: "", interrupted: false };
   const idle = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const rearm = () => {
-    if (options.idleTimeoutMs === undefined) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => idle.abort(), options.idleTimeoutMs);
-  };
+  // Watched from the answer's start (an `IdleWatch`, not `setTimeout`, whose
+  // first call would hold back the first piece).
+  let watch: IdleWatch | undefined;
   // Before the answer starts, retries of a 429 or 5xx may wait (up to the
   // retry policy's bound): that is no silence of the model. A `Deadline`,
   // not `setTimeout`, so no timer is set up on the request's path.
@@ -120,9 +118,11 @@ export async function streamChat(
     );
     beforeAnswer?.cancel();
     options.onAnswer?.();
-    rearm();
+    if (options.idleTimeoutMs !== undefined) {
+      watch = new IdleWatch(options.idleTimeoutMs, () => idle.abort());
+    }
     for await (const chunk of stream) {
-      rearm();
+      watch?.touch();
       const delta = chunk.choices[0]?.delta as
         | {
           content?: string | null;
@@ -157,7 +157,7 @@ export async function streamChat(
     throw error;
   } finally {
     beforeAnswer?.cancel();
-    clearTimeout(timer);
+    watch?.stop();
   }
   return reply;
 }

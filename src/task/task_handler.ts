@@ -3,8 +3,15 @@
  * under a time budget, then synced one by one on the main flow. Nothing a task
  * does can throw into its host: failures go to the log.
  *
+ * The drain's waits are {@linkcode Deadline}s, not the global `setTimeout`,
+ * whose first call loads Deno's Node-compatible timers (5–8 ms): a query
+ * drains after its reply, and that time held back its exit. A drain with
+ * nothing spawned returns at once.
+ *
  * @module
  */
+
+import { Deadline } from "../llm/deadline.ts";
 
 /** A background task: a `run` phase that may overlap other work, and a `sync` phase on the main flow. */
 export interface BackgroundTask {
@@ -118,11 +125,13 @@ export class TaskHandler {
       dropped: [],
       showedStatus: false,
     };
+    if (this.#spawned.length === 0) return report;
     const all = Promise.all(this.#spawned.map((entry) => entry.done));
     const started = performance.now();
     const status = this.#options.status;
     let ticker: ReturnType<typeof setInterval> | undefined;
-    const showAt = setTimeout(() => {
+    const showAt = new Deadline(STATUS_DELAY_MS);
+    showAt.signal.addEventListener("abort", () => {
       if (
         !status?.isTerminal || this.#spawned.every((entry) => entry.finished)
       ) return;
@@ -133,7 +142,7 @@ export class TaskHandler {
       };
       show();
       ticker = setInterval(show, 1000);
-    }, STATUS_DELAY_MS);
+    }, { once: true });
     try {
       // Past the budget a request in flight still gets the grace to finish
       // on its own; only then is it aborted (RFD 107).
@@ -156,7 +165,7 @@ export class TaskHandler {
         await settlesWithin(all, ABORT_SETTLE_MS);
       }
     } finally {
-      clearTimeout(showAt);
+      showAt.cancel();
       clearInterval(ticker);
       if (report.showedStatus) status?.write("\r\u001b[K");
     }
@@ -182,14 +191,16 @@ export class TaskHandler {
   }
 }
 
-/** Resolves `true` when the promise settles within `ms`, `false` otherwise (the timer is always cleared). */
+/** Resolves `true` when the promise settles within `ms`, `false` otherwise (the deadline is always cancelled). */
 async function settlesWithin(
   promise: Promise<unknown>,
   ms: number,
 ): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Deadline(Math.max(0, ms));
   const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+    deadline.signal.addEventListener("abort", () => resolve(false), {
+      once: true,
+    });
   });
   try {
     return await Promise.race([
@@ -197,7 +208,7 @@ async function settlesWithin(
       timeout,
     ]);
   } finally {
-    clearTimeout(timer);
+    deadline.cancel();
   }
 }
 
