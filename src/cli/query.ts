@@ -219,12 +219,13 @@ class SpinnerControl {
   /** Shows the spinner soon, unless the answer comes first. */
   waiting(write: (text: string) => void, text: string, terminal: boolean) {
     if (!terminal) return;
+    const since = performance.now();
     const delay = this.#delay = new Deadline(SPINNER_DELAY_MS);
     delay.signal.addEventListener("abort", async () => {
       const { startSpinner } = await importLazily<
         typeof import("./spinner.ts")
       >("cli/spinner.ts");
-      if (!this.#answered) this.#spinner = startSpinner(write, text, true);
+      if (!this.#answered) this.#spinner = startSpinner(write, text, since);
     }, { once: true });
   }
 

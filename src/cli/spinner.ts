@@ -15,24 +15,22 @@ export interface Spinner {
 }
 
 /**
- * Starts a spinner.
+ * Starts a spinner (the caller shows it only on a terminal).
  *
  * @param write Writes to standard error.
  * @param label What is waited for (printable).
- * @param enabled Whether standard error is a terminal; when not, nothing is shown.
+ * @param since When the wait began (`performance.now()`): the elapsed time counts from there.
  * @returns The spinner.
  */
 export function startSpinner(
   write: (text: string) => void,
   label: string,
-  enabled: boolean,
+  since: number = performance.now(),
 ): Spinner {
-  if (!enabled) return { stop: () => {} };
   const { frames, interval } = spinners.dots;
-  const started = performance.now();
   let frame = 0;
   const draw = () => {
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const seconds = ((performance.now() - since) / 1000).toFixed(1);
     write(`\r\u001b[K${frames[frame++ % frames.length]} ${label} ${seconds}s`);
   };
   draw();
