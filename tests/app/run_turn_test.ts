@@ -136,7 +136,9 @@ Deno.test("runTurn() with a hand-off gives the background work to one worker fro
     persist: true,
     signal: new AbortController().signal,
     detach: true,
-    handOff: (_session, job) => {
+    // As the query's: it loads the worker's start first (awaited).
+    handOff: async (_session, job) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
       jobs.push(job);
       return 4242;
     },
