@@ -307,3 +307,23 @@ Deno.test("fallbackSummaryOf() of long lines, whitespace runs, astral and contro
     );
   }
 });
+
+Deno.test("normalizeTurnSummary() answers a text seen before as the first time, past its memory's bound too", () => {
+  const texts = [
+    '  "Add retry backoff."',
+    "x".repeat(300),
+    "   ",
+    "Plain label",
+  ];
+  const first = texts.map((text) => normalizeTurnSummary(text));
+  // More distinct texts than are kept: the earlier ones are computed again.
+  for (let i = 0; i < 5000; i++) normalizeTurnSummary(`label ${i}.`);
+  assert.deepEqual(texts.map((text) => normalizeTurnSummary(text)), first);
+  assert.deepEqual(first, [
+    "Add retry backoff",
+    normalizeTurnSummary("x".repeat(300)),
+    undefined,
+    "Plain label",
+  ]);
+  assert.equal(normalizeTurnSummary("label 4999."), "label 4999");
+});
