@@ -62,7 +62,7 @@ export async function runSummaryWorker(
 ): Promise<void> {
   // Cancelled at the end: nothing keeps the worker alive once its work is
   // done. A `Deadline`, not the global `setTimeout`, whose first call loads
-  // Deno's Node-compatible timers (5–8 ms before the first request). When
+  // Deno's Node-compatible timers (4–8 ms before the first request). When
   // it passes, the work is aborted as before (an `AbortError`).
   const limit = new AbortController();
   const deadline = new Deadline(WORKER_TIME_LIMIT_MS);

@@ -1,7 +1,7 @@
 /**
  * A deadline for the wait before a model's answer starts, without the
  * global `setTimeout`: Deno loads its Node-compatible timers on the first
- * `setTimeout` of a process (about 4 ms), and before a request leaves that
+ * `setTimeout` of a process (4–8 ms), and before a request leaves that
  * time is the request's. `AbortSignal.timeout` uses Deno's own timers; its
  * timer keeps the process alive only while the deadline is armed (once
  * cancelled it waits out its time unreferenced: a few hundred bytes).

@@ -1,6 +1,6 @@
 /**
  * A stream's idle timeout without the global `setTimeout`: the first
- * `setTimeout` of a process loads Deno's Node-compatible timers (5–8 ms),
+ * `setTimeout` of a process loads Deno's Node-compatible timers (4–8 ms),
  * and a reply's idle timer is set when its first piece arrives, so that time
  * held back the first piece. A {@linkcode Deadline} cannot be moved, so the
  * watch keeps one at a time: when it passes, the time since the last

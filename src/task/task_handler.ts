@@ -4,7 +4,7 @@
  * does can throw into its host: failures go to the log.
  *
  * The drain's waits are {@linkcode Deadline}s, not the global `setTimeout`,
- * whose first call loads Deno's Node-compatible timers (5–8 ms): a query
+ * whose first call loads Deno's Node-compatible timers (4–8 ms): a query
  * drains after its reply, and that time held back its exit. A drain with
  * nothing spawned returns at once.
  *
