@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { evalToExit } from "../support/eval_to_exit.ts";
 import { IdleWatch } from "../../src/llm/idle_watch.ts";
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,28 +30,16 @@ Deno.test("a stopped IdleWatch never fires and does not keep the process alive",
   stopped.stop();
   await wait(60);
   assert.equal(fired, false);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "eval",
-      `import { IdleWatch } from ${
-        JSON.stringify(new URL("../../src/llm/idle_watch.ts", import.meta.url))
-      };
-      const watch = new IdleWatch(600_000, () => console.log("idle"));
-      watch.touch();
-      watch.stop();
-      console.log("watched and stopped");`,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  // A watch that still held the process would keep it ten minutes: give up
-  // long before that, and say so.
-  const giveUp = setTimeout(() => child.kill(), 20_000);
-  const output = await child.output();
-  clearTimeout(giveUp);
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  assert.equal(
-    new TextDecoder().decode(output.stdout),
-    "watched and stopped\n",
+  // A watch that still held the process would keep it ten minutes.
+  const { code, stdout, stderr } = await evalToExit(
+    `import { IdleWatch } from ${
+      JSON.stringify(new URL("../../src/llm/idle_watch.ts", import.meta.url))
+    };
+    const watch = new IdleWatch(600_000, () => console.log("idle"));
+    watch.touch();
+    watch.stop();
+    console.log("watched and stopped");`,
   );
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "watched and stopped\n");
 });
