@@ -168,7 +168,7 @@ export async function loadConversationOverview(
  * stream's parse keeps no object graph) rather than with one native parse,
  * which holds every value of the file while it runs: 128 MiB.
  */
-export const MAX_TURN_HEADS_BYTES = 128 * 1024 ** 2;
+const MAX_TURN_HEADS_BYTES = 128 * 1024 ** 2;
 
 /**
  * The heads of a conversation's turns (`turnHeads` in
