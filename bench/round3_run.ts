@@ -16,7 +16,10 @@
  * memory;
  * `jpt watch` CPU per jp save at 1,000 turns, its memory and the label
  * store's size; a one-request `summarize` with 80,000 records in the label
- * store against an empty store.
+ * store against an empty store. The start-up, query and worker rows are
+ * also measured as `deno task install` installs jpt (its chunked build,
+ * `scripts/chunked_build.ts`) against the before checkout's sources, which
+ * is what that install ran before.
  *
  * Run with `deno run -A bench/round3_run.ts --before DIR` (about 10
  * minutes; writes its section of bench/RESULTS.md; `--quick` prints fewer
@@ -28,6 +31,7 @@
  */
 
 import { join } from "node:path";
+import { buildChunked } from "../scripts/chunked_build.ts";
 import {
   chatCompletion,
   FakeLlm,
@@ -62,12 +66,20 @@ const only = Deno.args.includes("--only")
 const beforeDir = Deno.args.includes("--before")
   ? Deno.args[Deno.args.indexOf("--before") + 1]
   : undefined;
+/**
+ * The before checkout's `main.ts`, this one's, and this one as `deno task
+ * install` installs it (its chunked build, made when the run starts; the
+ * start-up, query and worker rows only). Before, the install ran `main.ts`.
+ */
 const ENTRIES = {
   before: beforeDir === undefined ? MAIN : join(beforeDir, "main.ts"),
   after: MAIN,
+  /** Set when the run starts. */
+  installed: "",
 };
 type Side = keyof typeof ENTRIES;
 const SIDES: Side[] = ["before", "after"];
+const WITH_INSTALLED: Side[] = ["before", "after", "installed"];
 
 /** Runs a command, returns wall ms; throws with stderr when it fails. */
 async function timed(
@@ -170,25 +182,27 @@ async function startup(): Promise<Row[]> {
         hello,
       ], { cwd: sample }),
   };
-  for (const side of SIDES) {
+  for (const side of WITH_INSTALLED) {
     for (const args of [["--version"], ["turns"], ["check"]]) {
       commands[`${side} ${args[0]}`] = () =>
         timed(jpt(side, ...args), { cwd: sample });
     }
   }
   const m = await alternate(quick ? 3 : 11, commands);
-  return ["--version", "turns", "check"].map((command) => ({
-    what: `start-up: \`jpt ${command}\` / hello world (${
-      m.hello!.toFixed(0)
-    } ms)`,
-    before: `${ratio(m[`before ${command}`]!, m.hello!)}× (${
-      m[`before ${command}`]!.toFixed(0)
-    } ms)`,
-    after: `${ratio(m[`after ${command}`]!, m.hello!)}× (${
-      m[`after ${command}`]!.toFixed(0)
-    } ms)`,
-    goal: "≤ 2×",
-  }));
+  const figure = (side: Side, command: string) =>
+    `${ratio(m[`${side} ${command}`]!, m.hello!)}× (${
+      m[`${side} ${command}`]!.toFixed(0)
+    } ms)`;
+  return (["after", "installed"] as const).flatMap((side) =>
+    ["--version", "turns", "check"].map((command) => ({
+      what: `start-up${
+        side === "installed" ? " as installed" : ""
+      }: \`jpt ${command}\` / hello world (${m.hello!.toFixed(0)} ms)`,
+      before: figure("before", command),
+      after: figure(side, command),
+      goal: "≤ 2×",
+    }))
+  );
 }
 
 async function turnsUnlabelled(): Promise<Row> {
@@ -305,7 +319,7 @@ async function withQueryRig<T>(
  * script that sends the same body to the same server: from the start of the
  * process to the request's arrival.
  */
-function queryStart(): Promise<Row> {
+function queryStart(): Promise<Row[]> {
   return withQueryRig(10, (rig) =>
     againstBareFetch(
       rig,
@@ -321,7 +335,7 @@ function queryStart(): Promise<Row> {
  * worker is started as `jpt query` starts it, from the start of the
  * process to the request's arrival.
  */
-function workerStart(): Promise<Row> {
+function workerStart(): Promise<Row[]> {
   return withQueryRig(10, (rig) =>
     againstBareFetch(
       rig,
@@ -357,24 +371,28 @@ async function againstBareFetch(
   what: string,
   streamed: boolean,
   run: (side: Side) => Promise<{ ms: number; body: unknown }>,
-): Promise<Row> {
+): Promise<Row[]> {
   // One run learns the body the bare script sends.
   const { body } = await run("after");
   const bare = await bareFetch(rig.root, rig.url, body);
   const times: Record<string, number[]> = {};
   for (let round = 0; round < (quick ? 2 : 7); round++) {
     (times.bare ??= []).push((await rig.arrival(bare, streamed)).ms);
-    for (const side of SIDES) (times[side] ??= []).push((await run(side)).ms);
+    for (const side of WITH_INSTALLED) {
+      (times[side] ??= []).push((await run(side)).ms);
+    }
   }
   const m = (name: string) => median(times[name]!);
-  return {
-    what: `${what} / a bare Deno fetch of the same body (${
-      m("bare").toFixed(0)
-    } ms)`,
-    before: `${ratio(m("before"), m("bare"))}× (${m("before").toFixed(0)} ms)`,
-    after: `${ratio(m("after"), m("bare"))}× (${m("after").toFixed(0)} ms)`,
+  const figure = (side: Side) =>
+    `${ratio(m(side), m("bare"))}× (${m(side).toFixed(0)} ms)`;
+  return (["after", "installed"] as const).map((side) => ({
+    what: `${what}${
+      side === "installed" ? ", as installed" : ""
+    } / a bare Deno fetch of the same body (${m("bare").toFixed(0)} ms)`,
+    before: figure("before"),
+    after: figure(side),
     goal: "≤ 2×",
-  };
+  }));
 }
 
 /** A script that sends `body` to the rig's server with a bare `fetch`. */
@@ -797,6 +815,9 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   const started = performance.now();
+  const build = await Deno.makeTempDir({ prefix: "jpt-bench-build-" });
+  await buildChunked(build);
+  ENTRIES.installed = join(build, "cli.js");
   const groups: Record<string, () => Promise<Row | Row[]>> = {
     startup,
     turns: turnsUnlabelled,
@@ -827,6 +848,7 @@ if (import.meta.main) {
     ),
   ].join("\n");
   console.log(table);
+  await removeTree(build);
   if (!quick && only === undefined) {
     await writeResultsSection(ROUND3_HEADING, table);
   }
