@@ -143,6 +143,8 @@ function labelFor(
     // purpose (released jp drops the two together).
     return entry.written ? "cleared" : entry;
   }
+  // An empty record has nothing to find: no turn's content is hashed then.
+  if (record.entries.length === 0) return undefined;
   return record.forContent(turnContentKey(turn), turn.index, taken);
 }
 

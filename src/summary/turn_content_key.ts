@@ -12,6 +12,14 @@ import type { Turn } from "../conversation/turn.ts";
 import { sha256Hex } from "../workspace/sha256.ts";
 
 /**
+ * Each `Turn`'s key, computed once: restoring labels, packing a batch and
+ * preparing its turns all ask for it. A `Turn`'s content stays as long as
+ * the `Turn` does: a stream changes only `turn_start`s in place (which the
+ * key leaves out), and any other change makes new `Turn`s.
+ */
+const keys = new WeakMap<Turn, string>();
+
+/**
  * The content key of a turn.
  *
  * @example
@@ -42,6 +50,15 @@ import { sha256Hex } from "../workspace/sha256.ts";
  * @returns 64 lowercase hex digits.
  */
 export function turnContentKey(turn: Turn): string {
+  let key = keys.get(turn);
+  if (key === undefined) {
+    key = computeContentKey(turn);
+    keys.set(turn, key);
+  }
+  return key;
+}
+
+function computeContentKey(turn: Turn): string {
   // The turn_start is left out whole: it carries only the label, the id and
   // a timestamp, and jp inserts one into a legacy stream when it saves. The
   // other entries count as jp writes them, without their event_id (their

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import { turnContentKey } from "../../src/summary/turn_content_key.ts";
+
+const encoder = new TextEncoder();
+
+/** A released jp's file: no ids, no labels. */
+function releasedStream(): ConversationStream {
+  const at = (n: number) => `2026-01-01 00:00:0${n}.0`;
+  return ConversationStream.parse(encoder.encode(
+    JSON.stringify(
+      [
+        { timestamp: at(0), type: "turn_start" },
+        { timestamp: at(1), type: "chat_request", content: "first" },
+        { timestamp: at(2), type: "chat_response", message: "one" },
+        { timestamp: at(3), type: "turn_start" },
+        { timestamp: at(4), type: "chat_request", content: "second" },
+      ],
+      null,
+      2,
+    ) + "\n",
+  ));
+}
+
+/** Each turn's key, computed from a fresh parse of the stream's bytes. */
+function freshKeys(stream: ConversationStream): string[] {
+  return ConversationStream.parse(stream.serialize()).turns().map(
+    turnContentKey,
+  );
+}
+
+Deno.test("a turn's content key stays right while its turn_start gains an id and a label in place", () => {
+  const stream = releasedStream();
+  const before = stream.turns().map(turnContentKey);
+  stream.labelTurn(0, undefined, "Say the first thing");
+  stream.ensureTurnId(1);
+  assert.deepEqual(stream.turns().map(turnContentKey), before);
+  assert.deepEqual(freshKeys(stream), before);
+});
+
+Deno.test("a turn whose content changed gets the key of its new content", () => {
+  const stream = releasedStream();
+  const before = stream.turns().map(turnContentKey);
+  stream.appendEvent({
+    type: "chat_response",
+    timestamp: "2026-01-01 00:00:05.0",
+    message: "two",
+  });
+  const after = stream.turns().map(turnContentKey);
+  assert.equal(after[0], before[0]);
+  assert.notEqual(after[1], before[1]);
+  assert.deepEqual(after, freshKeys(stream));
+});
