@@ -376,7 +376,7 @@ async function againstBareFetch(
   const { body } = await run("after");
   const bare = await bareFetch(rig.root, rig.url, body);
   const times: Record<string, number[]> = {};
-  for (let round = 0; round < (quick ? 2 : 7); round++) {
+  for (let round = 0; round < (quick ? 2 : 15); round++) {
     (times.bare ??= []).push((await rig.arrival(bare, streamed)).ms);
     for (const side of WITH_INSTALLED) {
       (times[side] ??= []).push((await run(side)).ms);
