@@ -101,7 +101,11 @@ if (import.meta.main) {
     await Deno.mkdir(home, { recursive: true });
     // Earlier installs ran the sources with a copy of the clone's lock here.
     await removeIfPresent(join(home, "deno.lock"));
-    const entry = await installBuild(home);
+    const entry = await installBuild(home).catch((error) => {
+      // The jpt installed before, if any, is left as it was.
+      console.error(`error: building jpt failed: ${error.message ?? error}`);
+      Deno.exit(1);
+    });
     await run([
       "install",
       "-g",
