@@ -135,6 +135,8 @@ async function catchUpWithRetries(
     const result = await catchUpConversation({
       workspace,
       ref,
+      // Read moments ago for the config; read again only if it changed since.
+      loaded,
       batchSize: settings.batchSize,
       oversized: settings.oversized,
       signal,

@@ -79,7 +79,6 @@ export async function structuredCompletion(
   request: StructuredRequest,
   signal: AbortSignal,
 ): Promise<string> {
-  const { APIError } = await loadChatSdk();
   const ladder = outputLadder(endpoint.structuredOutput);
   for (const [i, rung] of ladder.entries()) {
     try {
@@ -105,13 +104,21 @@ export async function structuredCompletion(
       return completion.choices[0]?.message?.content ?? "";
     } catch (error) {
       const lastRung = i === ladder.length - 1;
-      if (
-        !lastRung && error instanceof APIError && error.status === 400
-      ) continue;
+      if (!lastRung && await isBadRequest(error)) continue;
       throw error;
     }
   }
   return "";
+}
+
+/**
+ * Whether a failure is the endpoint's HTTP 400. The SDK's error classes are
+ * loaded here, after a failure, not before the request: they are already
+ * loaded when the client threw one of them.
+ */
+async function isBadRequest(error: unknown): Promise<boolean> {
+  const { APIError } = await loadChatSdk();
+  return error instanceof APIError && error.status === 400;
 }
 
 /**

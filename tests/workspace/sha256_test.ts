@@ -69,6 +69,14 @@ Deno.test("sha256Hex and sha256Bytes agree with node:crypto at every padding bou
   }
 });
 
+Deno.test("sha256Hex agrees with node:crypto across the WebAssembly module's copy window", () => {
+  // 64 KiB are copied in per call: lengths around its multiples.
+  for (const length of [65_535, 65_536, 65_537, 131_072 + 55, 200_003]) {
+    const text = randomText(length, length);
+    assert.equal(sha256Hex(text), native(text), `length ${length}`);
+  }
+});
+
 Deno.test("after fastHashingFor many hashes, the native implementation gives the same digests", async () => {
   const texts = Array.from({ length: 50 }, (_, i) => randomText(i * 13, i));
   const before = texts.map(sha256Hex);
