@@ -13,7 +13,7 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { JPT_PERMISSIONS } from "../src/cli/plugin_install.ts";
+import { JPT_PERMISSIONS } from "../src/cli/jpt_permissions.ts";
 import { buildChunked } from "./chunked_build.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

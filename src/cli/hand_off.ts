@@ -12,19 +12,25 @@
  */
 
 import { basename } from "../workspace/path.ts";
+import { JPT_PERMISSIONS } from "./jpt_permissions.ts";
 import type { Session } from "../app/session.ts";
 import type { WorkerJob } from "../app/turn_types.ts";
 
 /**
- * The command line that runs jpt again, as this process was run.
+ * The command line that runs jpt again, as this process was run, with the
+ * permissions jpt runs with (not `-A`, whatever this process was given).
  *
+ * @param exe The runtime (`Deno.execPath()`).
+ * @param mainModule The main module (`Deno.mainModule`).
  * @returns The program and its leading arguments.
  */
-export function jptCommand(): string[] {
-  const exe = Deno.execPath();
+export function jptCommand(
+  exe: string = Deno.execPath(),
+  mainModule: string = Deno.mainModule,
+): string[] {
   // A compiled binary is jpt itself; anything else runs the main module.
   return /^deno(\.exe)?$/i.test(basename(exe))
-    ? [exe, "run", "-A", "--quiet", Deno.mainModule]
+    ? [exe, "run", "--quiet", ...JPT_PERMISSIONS, mainModule]
     : [exe];
 }
 

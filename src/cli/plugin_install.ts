@@ -23,6 +23,7 @@ import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { type EnvReader, userDataDir } from "../workspace/workspace.ts";
 import { JP_PLUGIN_COMMANDS, pluginFileName } from "./plugin_commands.ts";
+import { JPT_PERMISSIONS } from "./jpt_permissions.ts";
 
 /** The line that marks a launcher jpt wrote (only those are replaced or removed). */
 export const LAUNCHER_MARK = "# jp command plugin launcher written by jpt";
@@ -36,16 +37,6 @@ export interface JptRuntime {
   /** jpt's version (for a JSR install). */
   version: string;
 }
-
-/** The permissions jpt runs with (`deno task install` and the plugin launchers). */
-export const JPT_PERMISSIONS: readonly string[] = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
 
 /** A launcher exists but jpt did not write it. */
 export class ForeignPluginError extends JptError {}

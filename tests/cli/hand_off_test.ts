@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { workerArgs } from "../../src/cli/hand_off.ts";
+import { jptCommand, workerArgs } from "../../src/cli/hand_off.ts";
+import { JPT_PERMISSIONS } from "../../src/cli/jpt_permissions.ts";
 
 Deno.test("a worker's command line carries no --cfg value (a password in a base URL stays off it)", () => {
   const args = workerArgs({
@@ -33,5 +34,23 @@ Deno.test("a worker's command line carries no --cfg value (a password in a base 
     "--before",
     "3",
     "--title",
+  ]);
+});
+
+Deno.test("the worker runs with jpt's permissions, not -A, whatever the query was given", () => {
+  assert.deepEqual(jptCommand("/usr/bin/deno", "file:///opt/jpt/cli.js"), [
+    "/usr/bin/deno",
+    "run",
+    "--quiet",
+    ...JPT_PERMISSIONS,
+    "file:///opt/jpt/cli.js",
+  ]);
+  assert.ok(
+    !JPT_PERMISSIONS.some((flag) => flag === "-A" || flag === "--allow-all"),
+  );
+  assert.ok(!JPT_PERMISSIONS.includes("--allow-ffi"));
+  // A compiled binary carries its own permissions.
+  assert.deepEqual(jptCommand("/usr/local/bin/jpt", "file:///ignored"), [
+    "/usr/local/bin/jpt",
   ]);
 });
