@@ -4,7 +4,7 @@
  * Two implementations of the same function. By default the blocks are
  * compressed in WebAssembly (`sha256.wat`, assembled into `sha256_wasm.ts`):
  * 573 bytes that compile in a fraction of a millisecond and hash a 10-turn
- * conversation's fingerprints in about 2 ms on a cold start, where the same
+ * conversation's fingerprints in 2.4–2.8 ms on a cold start, where the same
  * compression in plain TypeScript took 7–9 ms (V8 interprets it until it is
  * hot) and an npm package would cost every start-up about 2 ms of package
  * resolution. `node:crypto` (native, several times faster again, but its
