@@ -7,7 +7,9 @@
  * Rows: start-up against a Deno hello world; `turns` on an unlabelled
  * 20,000-turn conversation against `JSON.parse` of the file; how soon a
  * query's request and a detached worker's summary request leave at 10
- * turns, against a bare Deno `fetch` of the same body; how much later
+ * turns, against a bare Deno `fetch` of the same body (the worker also
+ * with an Ollama that takes 30 ms to tell the model's context window, which
+ * jpt remembers for an hour); how much later
  * a query's request leaves with automatic summaries on than off at 10,000
  * unlabelled turns; `summarize --all --jobs 32` over 500 × 3 turns with 300
  * ms requests against the ideal, and CPU per labelled turn; `check` and
@@ -23,7 +25,7 @@
  *
  * Run with `deno run -A bench/round3_run.ts --before DIR` (about 10
  * minutes; writes its section of bench/RESULTS.md; `--quick` prints fewer
- * runs only; `--only startup,turns,start,worker,query,backfill,check,large,watch,store`
+ * runs only; `--only startup,turns,start,worker,window,query,backfill,check,large,watch,store`
  * prints those rows only; `--watch-saves N` makes the watch rows save N
  * times, `--after-only` measures only this checkout there).
  *
@@ -275,9 +277,15 @@ interface QueryRig {
 async function withQueryRig<T>(
   turns: number,
   measure: (rig: QueryRig) => Promise<T>,
+  showWindow?: { tokens: number; delayMs: number },
 ): Promise<T> {
   await using server = FakeLlm.start((request) =>
-    request.body?.stream
+    request.path === "/api/show" && showWindow !== undefined
+      ? {
+        json: { model_info: { "llama.context_length": showWindow.tokens } },
+        delayMs: showWindow.delayMs,
+      }
+      : request.body?.stream
       ? { stream: { pieces: ["ok"] } }
       : { json: chatCompletion("{}") }
   );
@@ -335,11 +343,15 @@ function queryStart(): Promise<Row[]> {
  * worker is started as `jpt query` starts it, from the start of the
  * process to the request's arrival.
  */
-function workerStart(): Promise<Row[]> {
+function workerStart(
+  showWindow?: { tokens: number; delayMs: number },
+): Promise<Row[]> {
   return withQueryRig(10, (rig) =>
     againstBareFetch(
       rig,
-      "worker at 10 turns: summary request sent",
+      showWindow === undefined
+        ? "worker at 10 turns: summary request sent"
+        : `worker at 10 turns, Ollama answering \`/api/show\` in ${showWindow.delayMs} ms: summary request sent`,
       false,
       async (side) =>
         await rig.arrival(
@@ -359,7 +371,7 @@ function workerStart(): Promise<Row[]> {
           ),
           false,
         ),
-    ));
+    ), showWindow);
 }
 
 /**
@@ -822,7 +834,8 @@ if (import.meta.main) {
     startup,
     turns: turnsUnlabelled,
     start: queryStart,
-    worker: workerStart,
+    worker: () => workerStart(),
+    window: () => workerStart({ tokens: 8192, delayMs: 30 }),
     query: queryDelay,
     backfill,
     check: checkAndList,

@@ -28,17 +28,38 @@ export interface ContextWindow {
 }
 
 /**
+ * A provider's answer: the tokens it told, `null` when it answered without
+ * telling (the same answer comes next time), `undefined` when it did not
+ * answer (unreachable, an error status: worth asking again).
+ */
+export type ProviderAnswer = number | null | undefined;
+
+/**
+ * Where a provider's answer may come from instead of the provider (see
+ * `context_window_memory.ts`): given the question and the way to ask it.
+ */
+export type AskProvider = (
+  question: { provider: string; baseUrl: string; model: string },
+  ask: () => Promise<ProviderAnswer>,
+) => Promise<ProviderAnswer>;
+
+/**
  * Finds a model's context window.
  *
  * @param model The role model (its `context_window` wins).
  * @param endpoint The provider endpoint, for asking the provider.
- * @param options `signal` to abort the query, `fetch` to replace it in tests.
+ * @param options `signal` to abort the query, `fetch` to replace it in
+ *   tests, `remembered` to answer from what an earlier run was told.
  * @returns The window and its source; provider failures fall back to the default.
  */
 export async function contextWindowOf(
   model: RoleModel,
   endpoint: ProviderEndpoint,
-  options: { signal?: AbortSignal; fetch?: typeof fetch } = {},
+  options: {
+    signal?: AbortSignal;
+    fetch?: typeof fetch;
+    remembered?: AskProvider;
+  } = {},
 ): Promise<ContextWindow> {
   if (model.contextWindow !== undefined) {
     return { tokens: model.contextWindow, source: "config" };
@@ -46,6 +67,28 @@ export async function contextWindowOf(
   if (endpoint.contextWindow !== undefined) {
     return { tokens: endpoint.contextWindow, source: "config" };
   }
+  if (model.id.provider !== "ollama" && model.id.provider !== "openrouter") {
+    return { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };
+  }
+  const ask = () => askProvider(model, endpoint, options);
+  const tokens = options.remembered === undefined
+    ? await ask()
+    : await options.remembered({
+      provider: model.id.provider,
+      baseUrl: endpoint.baseUrl,
+      model: model.id.name,
+    }, ask);
+  return typeof tokens === "number"
+    ? { tokens, source: "provider" }
+    : { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };
+}
+
+/** Asks the provider; see {@linkcode ProviderAnswer}. */
+async function askProvider(
+  model: RoleModel,
+  endpoint: ProviderEndpoint,
+  options: { signal?: AbortSignal; fetch?: typeof fetch },
+): Promise<ProviderAnswer> {
   const doFetch = options.fetch ?? fetch;
   // Asking is best effort: never wait long for a provider that does not answer.
   const timeout = AbortSignal.timeout(PROVIDER_QUERY_TIMEOUT_MS);
@@ -55,21 +98,18 @@ export async function contextWindowOf(
   try {
     const tokens = model.id.provider === "ollama"
       ? await ollamaContext(endpoint.rootUrl, model.id.name, doFetch, signal)
-      : model.id.provider === "openrouter"
-      ? await openRouterContext(
+      : await openRouterContext(
         endpoint.baseUrl,
         model.id.name,
         doFetch,
         signal,
-      )
-      : undefined;
-    if (tokens !== undefined && tokens > 0) {
-      return { tokens, source: "provider" };
-    }
+      );
+    if (tokens === undefined || tokens === null) return tokens;
+    return Number.isSafeInteger(tokens) && tokens > 0 ? tokens : null;
   } catch {
     // An unreachable provider is not an error here: the default applies.
+    return undefined;
   }
-  return { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };
 }
 
 async function ollamaContext(
@@ -77,7 +117,7 @@ async function ollamaContext(
   name: string,
   doFetch: typeof fetch,
   signal: AbortSignal,
-) {
+): Promise<number | null | undefined> {
   const response = await doFetch(`${root}/api/show`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -97,7 +137,7 @@ async function ollamaContext(
   const entry = Object.entries(info.model_info ?? {}).find(([key]) =>
     key.endsWith(".context_length")
   );
-  return typeof entry?.[1] === "number" ? entry[1] : undefined;
+  return typeof entry?.[1] === "number" ? entry[1] : null;
 }
 
 async function openRouterContext(
@@ -105,7 +145,7 @@ async function openRouterContext(
   name: string,
   doFetch: typeof fetch,
   signal: AbortSignal,
-) {
+): Promise<number | null | undefined> {
   const response = await doFetch(`${base}/models`, { signal });
   if (!response.ok) {
     await response.body?.cancel();
@@ -114,5 +154,6 @@ async function openRouterContext(
   const list = await response.json() as {
     data?: Array<{ id?: string; context_length?: number }>;
   };
-  return list.data?.find((model) => model.id === name)?.context_length;
+  return list.data?.find((model) => model.id === name)?.context_length ??
+    null;
 }

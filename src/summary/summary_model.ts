@@ -15,6 +15,7 @@ import {
   contextWindowOf,
   DEFAULT_CONTEXT_WINDOW,
 } from "../llm/context_window.ts";
+import { rememberedContextWindow } from "../llm/context_window_memory.ts";
 import { type ProviderEndpoint, resolveEndpoint } from "../llm/endpoint.ts";
 import type { EnvReader } from "../workspace/workspace.ts";
 import type { UsageSink } from "../llm/token_usage.ts";
@@ -39,7 +40,8 @@ export interface ResolvedSummaryModel {
  * @param options `signal` for the context-window query; `offline` never asks
  *   the provider (a dry run sends nothing), using config or the default;
  *   `windows` keeps the provider's answers for the next resolution (one
- *   question per model and endpoint in a backfill).
+ *   question per model and endpoint in a backfill); across runs, answers
+ *   are remembered for an hour (`context_window_memory.ts`).
  * @returns The model, endpoint and context window.
  * @throws {ModelIdError} For an unresolvable model.
  */
@@ -63,11 +65,11 @@ export async function resolveSummaryModel(
       options.windows,
       `${model.id.provider}/${model.id.name} ${endpoint.baseUrl} ${configured}`,
       () =>
-        contextWindowOf(
-          model,
-          endpoint,
-          options.signal ? { signal: options.signal } : {},
-        ),
+        contextWindowOf(model, endpoint, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          remembered: (question, ask) =>
+            rememberedContextWindow(env, question, ask),
+        }),
     );
   return { model, endpoint, contextWindow };
 }
