@@ -33,7 +33,8 @@
  * its `event_id` but lost its label was cleared on purpose); an answer kept
  * while jp held the lock is not written yet. One record per conversation:
  * its size grows with the labels it holds, not with the saves it has seen.
- * Records are written atomically under a lock of their own, so several
+ * Records are written atomically under a lock shared by the records whose
+ * names start with the same two hex digits (`locks/<xx>.lock`), so several
  * processes can update one; `prune` keeps the number of records bounded and
  * costs nothing in a run that created none.
  *
@@ -46,6 +47,7 @@ import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { exists } from "../workspace/fs_probe.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock } from "../workspace/lock.ts";
+import { oneAtATime } from "../workspace/one_at_a_time.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 
 /** Where a label came from. */
@@ -89,6 +91,13 @@ const VERSION = 2;
 const DIR = "labels-v2";
 /** How long an update waits for another process updating the same record. */
 const UPDATE_WAIT_MS = 5_000;
+
+/**
+ * Records share lock files by the first hex digits of their names: at most
+ * 256 lock files however many records, each created once (creating a file
+ * costs more than the update it guards on some file systems).
+ */
+const LOCK_SHARD_CHARS = 2;
 
 /** The labels of one conversation (in one checkout), as its record holds them. */
 export class LabelRecord {
@@ -293,8 +302,9 @@ export class LabelStore {
   }
 
   /**
-   * Changes a conversation's record: read, change, write, under a lock of
-   * the record's own (processes updating one record take turns).
+   * Changes a conversation's record: read, change, write, under the lock
+   * of its shard (processes, and jobs of this process, updating records of
+   * one shard take turns).
    *
    * @param conversation The conversation in its checkout.
    * @param change Changes the record in place.
@@ -305,24 +315,31 @@ export class LabelStore {
   ): Promise<void> {
     const path = this.#path(conversation);
     if (path === undefined) return;
+    const lockPath = join(
+      this.#dir!,
+      "locks",
+      `${basenameOf(path).slice(0, LOCK_SHARD_CHARS)}.lock`,
+    );
     try {
-      const lock = await ConversationLock.acquireWaiting(
-        join(this.#dir!, "locks", `${basenameOf(path)}.lock`),
-        UPDATE_WAIT_MS,
-        { pollMs: 20 },
-      );
-      try {
-        const existed = exists(path);
-        const record = await this.read(conversation);
-        change(record);
-        await writeFileAtomic(
-          path,
-          new TextEncoder().encode(serialize(conversation, record) + "\n"),
+      await oneAtATime(lockPath, async () => {
+        const lock = await ConversationLock.acquireWaiting(
+          lockPath,
+          UPDATE_WAIT_MS,
+          { pollMs: 20 },
         );
-        if (!existed) this.#created++;
-      } finally {
-        await lock.release();
-      }
+        try {
+          const existed = exists(path);
+          const record = await this.read(conversation);
+          change(record);
+          await writeFileAtomic(
+            path,
+            new TextEncoder().encode(serialize(conversation, record) + "\n"),
+          );
+          if (!existed) this.#created++;
+        } finally {
+          await lock.release();
+        }
+      });
     } catch (error) {
       this.#warn(
         `label store: cannot write ${path}: ${

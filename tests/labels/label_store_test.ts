@@ -209,3 +209,28 @@ Deno.test("prune() walks the store only when its count passes the bound (80,000 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("records share at most 256 lock files, and one run's concurrent updates all land", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = LabelStore.at(dir);
+    const conversations = Array.from({ length: 600 }, (_, i) => ({
+      ...conversation,
+      conversationId: String(17800000000 + i),
+    }));
+    // Every conversation twice at once: updates of one shard take turns.
+    await Promise.all(
+      [...conversations, ...conversations].map((c, i) =>
+        store.update(c, (r) => r.upsert(entry(i, `L${i}`)))
+      ),
+    );
+    for (const c of conversations) {
+      assert.equal((await store.read(c)).entries.length, 2, c.conversationId);
+    }
+    const locks = [...Deno.readDirSync(join(dir, "locks"))].map((e) => e.name);
+    assert.ok(locks.length <= 256, `${locks.length} lock files`);
+    assert.ok(locks.every((name) => /^[0-9a-f]{2}\.lock$/.test(name)));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
