@@ -18,6 +18,7 @@ import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import type { LabelRecorder } from "../labels/label_recorder.ts";
 import { DEFAULT_MAX_RECORDS, LabelStore } from "../labels/label_store.ts";
 import { PROMPT_VERSION } from "../summary/prompt.ts";
+import { pendingBatches } from "../summary/pending_batches.ts";
 import type {
   createSummarizer,
   ResolvedSummaryModel,
@@ -216,19 +217,10 @@ export class Services {
     if (performance.now() - this.#batchesReadAt > BATCH_STATE_TTL_MS) {
       this.#batches = undefined;
     }
-    this.#batches ??= (async () => {
+    if (this.#batches === undefined) {
       this.#batchesReadAt = performance.now();
-      try {
-        const { coveredTurns, readState, statePath } = await importLazily<
-          typeof import("../summary/batch_state.ts")
-        >("summary/batch_state.ts");
-        const path = statePath(this.session.env, workspace.root);
-        return coveredTurns(await readState(path));
-      } catch {
-        // No data directory, or a state file `--resume` will report.
-        return new Map<string, Set<string>>();
-      }
-    })();
+      this.#batches = pendingBatches(this.session.env, workspace.root);
+    }
     return (await this.#batches).get(conversationId) ?? new Set();
   }
 

@@ -18,11 +18,10 @@
 import { basename, dirname, join } from "../workspace/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
-import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock } from "../workspace/lock.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 import type { ProviderEndpoint } from "../llm/endpoint.ts";
-import { sha256Hex } from "../workspace/sha256.ts";
+import { batchStatePath } from "./batch_state_path.ts";
 
 /** A batch jpt submitted, as the state file keeps it. */
 export interface SubmittedBatch {
@@ -54,25 +53,25 @@ export interface CoveredTurn {
 export class BatchStateError extends JptError {}
 
 /**
- * The state file of a workspace: `batches/<hash of the workspace root>.json`
- * in jpt's data directory.
+ * The state file of a workspace (`batches/<hash of its root>.json` in jpt's
+ * data directory).
  *
  * @param env Environment access.
  * @param workspaceRoot The workspace's root directory.
  * @returns The path.
+ * @throws {JptError} When no data directory is known.
  */
 export function statePath(
   env: EnvReader,
   workspaceRoot: string,
 ): string {
-  const dir = jptDataDir(env);
-  if (dir === undefined) {
+  const path = batchStatePath(env, workspaceRoot);
+  if (path === undefined) {
     throw new JptError(
       "No data directory for the batch state file: set JPT_DATA_DIR or HOME",
     );
   }
-  const hash = sha256Hex(workspaceRoot);
-  return join(dir, "batches", `${hash.slice(0, 32)}.json`);
+  return path;
 }
 
 /**
