@@ -17,6 +17,7 @@
 import { join } from "../workspace/path.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
+import { readRegularFileSync } from "../workspace/read_bounded.ts";
 import { sha256Hex } from "../workspace/sha256.ts";
 import type { ProviderAnswer } from "./context_window.ts";
 import type { EnvReader } from "../workspace/workspace.ts";
@@ -26,6 +27,9 @@ export const CONTEXT_WINDOW_MEMORY_MS = 60 * 60 * 1000;
 
 /** The most answers kept (the oldest go first). */
 const MAX_ENTRIES = 64;
+
+/** The largest file read (what jpt writes stays far below). */
+const MAX_FILE_BYTES = 1024 ** 2;
 
 /** The file's name in jpt's data directory. */
 const FILE_NAME = "context_windows.json";
@@ -110,16 +114,17 @@ export async function rememberedContextWindow(
  * not what jpt writes (then it is left alone).
  */
 function readMemory(path: string): MemoryFile | undefined {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = Deno.readTextFileSync(path);
+    // A FIFO there is refused, not waited on; 64 answers fit in a few KB.
+    bytes = readRegularFileSync(path, MAX_FILE_BYTES);
   } catch (error) {
     return error instanceof Deno.errors.NotFound
       ? { version: 1, windows: {} }
       : undefined;
   }
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
     return isMemoryFile(parsed) ? parsed : undefined;
   } catch {
     return undefined;

@@ -130,6 +130,14 @@ Deno.test("rememberedContextWindow() neither uses nor replaces a file it did not
       assert.equal(ask.calls, 2);
       assert.equal(await Deno.readTextFile(path), damaged);
     }
+    // A directory (or a FIFO) where the file should be: asked, left alone.
+    await Deno.remove(path);
+    await Deno.mkdir(path);
+    const ask = counting(32768);
+    assert.equal(await rememberedContextWindow(env, QUESTION, ask), 32768);
+    assert.equal(await rememberedContextWindow(env, QUESTION, ask), 32768);
+    assert.equal(ask.calls, 2);
+    assert.ok((await Deno.stat(path)).isDirectory);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
