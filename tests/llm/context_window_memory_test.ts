@@ -13,6 +13,21 @@ const QUESTION = {
   model: "llama3.2:3b",
 };
 
+/** Runs `test` with a data directory of its own (`JPT_DATA_DIR`), removed after. */
+async function withDataDir(
+  test: (
+    env: (name: string) => string | undefined,
+    dir: string,
+  ) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await test((name) => name === "JPT_DATA_DIR" ? dir : undefined, dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 /** An ask that answers `tokens` and counts how often it was called. */
 function counting(tokens: number | null | undefined) {
   const ask = () => {
@@ -23,10 +38,8 @@ function counting(tokens: number | null | undefined) {
   return ask;
 }
 
-Deno.test("rememberedContextWindow() asks once an hour per model and endpoint", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const env = (name: string) => name === "JPT_DATA_DIR" ? dir : undefined;
+Deno.test("rememberedContextWindow() asks once an hour per model and endpoint", () =>
+  withDataDir(async (env, dir) => {
     const ask = counting(32768);
     const now = 1_800_000_000_000;
     assert.equal(await rememberedContextWindow(env, QUESTION, ask, now), 32768);
@@ -76,15 +89,10 @@ Deno.test("rememberedContextWindow() asks once an hour per model and endpoint", 
     const text = await Deno.readTextFile(join(dir, "context_windows.json"));
     assert.doesNotMatch(text, /secret|127\.0\.0\.1|llama|qwen/);
     assert.equal(JSON.parse(text).version, 1);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("rememberedContextWindow() remembers a provider that answered without telling, not one that did not answer", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const env = (name: string) => name === "JPT_DATA_DIR" ? dir : undefined;
+Deno.test("rememberedContextWindow() remembers a provider that answered without telling, not one that did not answer", () =>
+  withDataDir(async (env) => {
     const unreachable = counting(undefined);
     assert.equal(
       await rememberedContextWindow(env, QUESTION, unreachable),
@@ -104,15 +112,10 @@ Deno.test("rememberedContextWindow() remembers a provider that answered without 
     await rememberedContextWindow(() => undefined, QUESTION, homeless);
     await rememberedContextWindow(() => undefined, QUESTION, homeless);
     assert.equal(homeless.calls, 2);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("rememberedContextWindow() neither uses nor replaces a file it did not write", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const env = (name: string) => name === "JPT_DATA_DIR" ? dir : undefined;
+Deno.test("rememberedContextWindow() neither uses nor replaces a file it did not write", () =>
+  withDataDir(async (env, dir) => {
     const path = join(dir, "context_windows.json");
     for (
       const damaged of [
@@ -138,20 +141,15 @@ Deno.test("rememberedContextWindow() neither uses nor replaces a file it did not
     assert.equal(await rememberedContextWindow(env, QUESTION, ask), 32768);
     assert.equal(ask.calls, 2);
     assert.ok((await Deno.stat(path)).isDirectory);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("resolveSummaryModel() asks Ollama once across runs", async () => {
-  const dir = await Deno.makeTempDir();
-  await using server = FakeLlm.start((request) =>
-    request.path === "/api/show"
-      ? { json: { parameters: "num_ctx 16384" } }
-      : { status: 404, text: "no" }
-  );
-  try {
-    const env = (name: string) => name === "JPT_DATA_DIR" ? dir : undefined;
+Deno.test("resolveSummaryModel() asks Ollama once across runs", () =>
+  withDataDir(async (env) => {
+    await using server = FakeLlm.start((request) =>
+      request.path === "/api/show"
+        ? { json: { parameters: "num_ctx 16384" } }
+        : { status: 404, text: "no" }
+    );
     const config = {
       conversation: {
         turn_summary: { generate: { model: { id: "ollama/m" } } },
@@ -196,7 +194,4 @@ Deno.test("resolveSummaryModel() asks Ollama once across runs", async () => {
       tokens: 2048,
       source: "config",
     });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
