@@ -28,6 +28,7 @@ import {
   listConversations,
 } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import { rememberRereads } from "../conversation/reread_memory.ts";
 import { catchUpConversation, type CatchUpResult } from "./catch_up.ts";
 import { currentWorkspace, type Session } from "./session.ts";
 import { Services } from "./services.ts";
@@ -98,6 +99,9 @@ export async function watchWorkspace(
   options: WatchOptions,
 ): Promise<void> {
   const workspace = await currentWorkspace(session);
+  // Every jp save is read again: what the last read computed from the
+  // entries and turns that did not change is looked up, not recomputed.
+  if (!options.once) rememberRereads();
   const watcher = new Watcher(session, workspace, options);
   options.onAction(action("", "started", { detail: workspace.root }));
   // Watching starts before the first catch-up: a jp save meanwhile is seen.

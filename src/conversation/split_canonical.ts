@@ -14,7 +14,8 @@
  * @module
  */
 
-import { Entry } from "./entry.ts";
+import { Entry, type EntryIdentity } from "./entry.ts";
+import type { PositionMemo } from "./reread_memory.ts";
 import { entryIdentity } from "./scan_events.ts";
 
 /** The entries of a file and where each one is. */
@@ -48,6 +49,9 @@ const encoder = new TextEncoder();
  * @param values The entries already parsed, when the text was proven to be
  *   their native layout ({@linkcode nativeValues}): no piece is parsed
  *   again, and each keeps its value.
+ * @param memo The identities of the entries the last read found, by
+ *   position (a process that reads the same file again: see
+ *   `reread_memory.ts`); only without `keepPayloads` and `values`.
  * @returns The entries, or `undefined` when the text is not laid out as jp
  *   writes it or does not parse (use the full tokenizer then).
  * @throws {EventsSyntaxError} With the entry's byte offset, when an entry
@@ -57,6 +61,7 @@ export function splitCanonical(
   text: string,
   keepPayloads: boolean | "requests" = false,
   values?: readonly unknown[],
+  memo?: PositionMemo<string, EntryIdentity>,
 ): EntrySplit | undefined {
   const split: EntrySplit = { bounds: [], entries: [] };
   if (text === "[]\n" || text === "[]") return split;
@@ -68,20 +73,28 @@ export function splitCanonical(
     if (close < 0) return undefined;
     const end = close + CLOSE.length;
     const piece = text.slice(start, end);
-    const data = values === undefined
-      ? parseEntryObject(piece)
-      : asEntryObject(values[split.entries.length]);
-    if (data === undefined) return undefined;
-    split.entries.push(
-      new Entry(
-        piece,
-        entryIdentity(data, offsetOf, split.entries.length),
-        values !== undefined || keepPayloads === true ||
-          (keepPayloads === "requests" && data.type === "chat_request")
-          ? data
-          : undefined,
-      ),
-    );
+    const known = memo?.get(split.entries.length, piece);
+    if (known !== undefined) {
+      // Parsed and checked when it was read before, to the character.
+      split.entries.push(new Entry(piece, known));
+    } else {
+      const data = values === undefined
+        ? parseEntryObject(piece)
+        : asEntryObject(values[split.entries.length]);
+      if (data === undefined) return undefined;
+      const identity = entryIdentity(data, offsetOf, split.entries.length);
+      memo?.set(split.entries.length, piece, identity);
+      split.entries.push(
+        new Entry(
+          piece,
+          identity,
+          values !== undefined || keepPayloads === true ||
+            (keepPayloads === "requests" && data.type === "chat_request")
+            ? data
+            : undefined,
+        ),
+      );
+    }
     split.bounds.push(start, end);
     if (text.startsWith(NEXT, end)) {
       start = end + NEXT.length - 1;

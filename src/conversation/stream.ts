@@ -7,6 +7,7 @@ import {
   nativeValues,
   splitCanonical,
 } from "./split_canonical.ts";
+import { beginRead } from "./reread_memory.ts";
 import { normalizeTurnSummary } from "./summary_text.ts";
 import { CompletenessTracker, Turn } from "./turn.ts";
 
@@ -137,7 +138,14 @@ export class ConversationStream {
       ? undefined
       : splitCanonical(text, true, values);
     const split = native ??
-      (fast ? splitCanonical(text, options.keepPayloads) : undefined) ??
+      (fast
+        ? splitCanonical(
+          text,
+          options.keepPayloads,
+          undefined,
+          options.keepPayloads ? undefined : beginRead(text.length),
+        )
+        : undefined) ??
       slowSplit(bytes, text);
     const entries = split.entries;
     const stream = new ConversationStream(entries, {

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { contentKeyMemo } from "../conversation/reread_memory.ts";
 import type { Turn } from "../conversation/turn.ts";
 import { sha256Hex } from "../workspace/sha256.ts";
 
@@ -64,9 +65,13 @@ function computeContentKey(turn: Turn): string {
   // other entries count as jp writes them, without their event_id (their
   // text, so no entry is parsed or re-serialized: this runs on every turn a
   // listing looks up).
+  const entries = turn.events.filter((entry) => entry.type !== "turn_start");
+  const memo = contentKeyMemo();
+  const texts = memo === undefined ? [] : entries.map((entry) => entry.text);
+  const known = memo?.get(turn.index, texts);
+  if (known !== undefined) return known;
   const parts = ["jpt-turn-content-2\n"];
-  for (const entry of turn.events) {
-    if (entry.type === "turn_start") continue;
+  for (const entry of entries) {
     if (parts.length > 1) parts.push("\n");
     parts.push(
       entry.eventId === undefined
@@ -75,7 +80,9 @@ function computeContentKey(turn: Turn): string {
     );
   }
   // Synchronous: a listing of 50,000 turns awaits nothing per turn.
-  return sha256Hex(parts.join(""));
+  const key = sha256Hex(parts.join(""));
+  memo?.set(turn.index, texts, key);
+  return key;
 }
 
 /** The entry's own `event_id` member (jp writes it first) and what follows it up to the next key. */
