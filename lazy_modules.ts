@@ -78,7 +78,5 @@ export const LAZY_MODULES: ModuleLoaders = {
   "task/title_task.ts": () => import("./src/task/title_task.ts"),
   "workspace/conversation_create.ts": () =>
     import("./src/workspace/conversation_create.ts"),
-  "workspace/stray_temp_files.ts": () =>
-    import("./src/workspace/stray_temp_files.ts"),
   "workspace/worker_log.ts": () => import("./src/workspace/worker_log.ts"),
 };

@@ -243,7 +243,8 @@ export async function readBaseConfig(
 ): Promise<ConfigTable | undefined> {
   const path = join(dir, "base_config.json");
   try {
-    await Deno.stat(path);
+    // Blocking: an awaited stat costs a round trip to the I/O threads.
+    Deno.statSync(path);
   } catch {
     return undefined;
   }

@@ -71,7 +71,14 @@ const realPaths = new Map<string, Promise<string>>();
 function realPlace(place: string): Promise<string> {
   let real = realPaths.get(place);
   if (real === undefined) {
-    real = Deno.realPath(place).catch(() => place);
+    let path = place;
+    try {
+      // Blocking: an awaited call costs a round trip to the I/O threads.
+      path = Deno.realPathSync(place);
+    } catch {
+      // Not there (yet): the place as given.
+    }
+    real = Promise.resolve(path);
     if (realPaths.size > 1000) realPaths.clear();
     realPaths.set(place, real);
   }

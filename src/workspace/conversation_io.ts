@@ -82,29 +82,6 @@ export interface LoadedConversation {
 const STAMPED_FILES = ["events.json", "metadata.json", "base_config.json"];
 
 /**
- * Removes the temporary files an interrupted write left in a conversation's
- * directories (`<file>.<random>.tmp`, as jp and jpt write them). The caller
- * holds the conversation's lock, so no write is in progress.
- *
- * @param ref The conversation.
- * @returns The files removed.
- */
-export async function removeStrayTempFiles(
-  ref: ConversationRef,
-): Promise<string[]> {
-  const { strayTempFiles } = await importLazily<
-    typeof import("./stray_temp_files.ts")
-  >("workspace/stray_temp_files.ts");
-  const removed: string[] = [];
-  for (const copy of ref.copies) {
-    for (const path of strayTempFiles(copy.dir)) {
-      await Deno.remove(path).then(() => removed.push(path), () => {});
-    }
-  }
-  return removed;
-}
-
-/**
  * Reads a conversation: the events from the copy whose `events.json` or
  * `base_config.json` is newer (ties go to user-local), the metadata from the
  * copy whose `metadata.json` is newer.

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { ConversationRef } from "./conversation_ref.ts";
 import { join } from "./path.ts";
 
 /**
@@ -27,4 +28,24 @@ export function strayTempFiles(dir: string): string[] {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   return found.sort();
+}
+
+/**
+ * Removes the temporary files an interrupted write left in a conversation's
+ * directories (`<file>.<random>.tmp`, as jp and jpt write them). The caller
+ * holds the conversation's lock, so no write is in progress.
+ *
+ * @param ref The conversation.
+ * @returns The files removed.
+ */
+export async function removeStrayTempFiles(
+  ref: ConversationRef,
+): Promise<string[]> {
+  const removed: string[] = [];
+  for (const copy of ref.copies) {
+    for (const path of strayTempFiles(copy.dir)) {
+      await Deno.remove(path).then(() => removed.push(path), () => {});
+    }
+  }
+  return removed;
 }

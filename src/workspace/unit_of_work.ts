@@ -20,7 +20,6 @@ import {
   loadConversation,
   type LoadedConversation,
   reloadIfChanged,
-  removeStrayTempFiles,
   saveConversation,
 } from "./conversation_io.ts";
 import {
@@ -28,6 +27,7 @@ import {
   lockConversationWaiting,
 } from "./conversation_lock.ts";
 import type { ConversationRef } from "./conversation_ref.ts";
+import { removeStrayTempFiles } from "./stray_temp_files.ts";
 import { LockHeldError } from "./lock.ts";
 import type { Workspace } from "./workspace.ts";
 

@@ -127,11 +127,19 @@ export class Workspace {
    *
    * @param archived List the archived conversations instead (jp moves them
    *   to `conversations/.archive/`; the directory is what makes them archived).
-   * @returns Per conversation id, the directories holding it.
+   * @returns Per conversation id, the directories holding it (a promise,
+   *   as the stable API has it; the directories are read with blocking reads).
    */
-  async conversationDirs(archived = false): Promise<
+  conversationDirs(archived = false): Promise<
     Map<string, Array<{ root: StorageRoot; dir: string }>>
   > {
+    // A failed read rejects the promise, as it did when the read was awaited.
+    return Promise.resolve().then(() => this.#conversationDirs(archived));
+  }
+
+  #conversationDirs(
+    archived: boolean,
+  ): Map<string, Array<{ root: StorageRoot; dir: string }>> {
     const found = new Map<string, Array<{ root: StorageRoot; dir: string }>>();
     for (const root of this.roots) {
       const base = archived
@@ -139,7 +147,9 @@ export class Workspace {
         : join(root.dir, "conversations");
       let listing: Deno.DirEntry[];
       try {
-        listing = await Array.fromAsync(Deno.readDir(base));
+        // A blocking read: one call instead of a round trip to the I/O
+        // threads per batch, which in a short run also start those threads.
+        listing = [...Deno.readDirSync(base)];
       } catch (error) {
         if (error instanceof Deno.errors.NotFound) continue;
         throw error;
