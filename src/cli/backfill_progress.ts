@@ -8,7 +8,6 @@
  */
 
 import type { BackfillOutcome } from "../app/backfill.ts";
-import { fitColumns } from "./columns.ts";
 import { sanitizeLine } from "./output.ts";
 
 /** Where progress goes and how. */
@@ -19,8 +18,15 @@ export interface ProgressOptions {
   live: boolean;
   /** The clock, in milliseconds (replaceable in tests). */
   now?: () => number;
-  /** The terminal's width: the live line is cut to fit it (never wraps). */
-  columns?: number | undefined;
+  /**
+   * The terminal's width and how a line is measured and cut to it
+   * (`columns.ts`'s `fitColumns`, which loads string-width): the live line
+   * is cut to fit (never wraps).
+   */
+  width?: {
+    columns: number;
+    fit: (text: string, columns: number) => string;
+  } | undefined;
 }
 
 /** Counts progress and shows it; see the module doc. */
@@ -38,7 +44,7 @@ export class BackfillProgress {
   readonly #running = new Map<string, number>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #shown = false;
-  readonly #columns: number | undefined;
+  readonly #width: ProgressOptions["width"];
   /** A model call waiting to be retried: until when, and why. */
   #retry: { until: number; status: number } | undefined;
 
@@ -50,7 +56,7 @@ export class BackfillProgress {
     this.#live = options.live;
     this.#now = options.now ?? (() => performance.now());
     this.#startedAt = this.#now();
-    this.#columns = options.columns;
+    this.#width = options.width;
   }
 
   /**
@@ -150,9 +156,10 @@ export class BackfillProgress {
   #draw(): void {
     // Cut to the terminal's width: a line that wraps cannot be redrawn in
     // place and would leave stale lines behind.
-    const line = this.#columns === undefined
+    const width = this.#width;
+    const line = width === undefined
       ? this.line()
-      : fitColumns(this.line(), Math.max(1, this.#columns - 1));
+      : width.fit(this.line(), Math.max(1, width.columns - 1));
     this.#write(`\r\u001b[K${line}`);
     this.#shown = true;
   }

@@ -193,10 +193,20 @@ async function runDirectBackfill(
     typeof import("./backfill_progress.ts")
   >("cli/backfill_progress.ts");
   const dryRun = opts.dryRun === true;
+  const live = context.io.stderrIsTerminal && !context.verbose;
+  const columns = context.io.stderrColumns;
   const progress = dryRun ? undefined : new BackfillProgress({
     write: context.io.err,
-    live: context.io.stderrIsTerminal && !context.verbose,
-    columns: context.io.stderrColumns,
+    live,
+    // string-width loads only for a live line on a terminal of known width.
+    width: live && columns !== undefined
+      ? {
+        columns,
+        fit: (await importLazily<typeof import("./columns.ts")>(
+          "cli/columns.ts",
+        )).fitColumns,
+      }
+      : undefined,
   });
   const outcomes = await backfill(context, {
     targets,

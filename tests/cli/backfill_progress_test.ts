@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { BackfillOutcome } from "../../src/app/backfill.ts";
 import { BackfillProgress } from "../../src/cli/backfill_progress.ts";
+import { fitColumns } from "../../src/cli/columns.ts";
 
 const outcome = (
   id: string,
@@ -104,7 +105,7 @@ Deno.test("the live line is cut to the terminal's width, so it never wraps", () 
       write: (text) => written.push(text),
       live: true,
       now: () => 0,
-      columns,
+      width: { columns, fit: fitColumns },
     });
     progress.start(1200);
     progress.retrying(503, 30_000);
