@@ -12,6 +12,11 @@
  * `import(new URL("./name-HASH.js", import.meta.url).href)`, a chunk is read
  * only when it is imported.
  *
+ * Every function of every file is then put in parentheses
+ * (`scripts/eager_functions.ts`): V8 compiles it with its file, and Deno's
+ * code cache holds it, instead of every process compiling each function it
+ * calls.
+ *
  * Usage: `deno task build [--out DIR]` (default `dist/build`).
  *
  * @module
@@ -19,6 +24,7 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { eagerFunctions } from "./eager_functions.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -53,13 +59,67 @@ export function deferChunkImports(
   return { source: rewritten, chunks };
 }
 
+/** A file's static imports of other files of the build (`from "./x.js"`). */
+const STATIC_IMPORT = /(?:\bfrom|\bimport)\s*"\.\/([\w.-]+\.js)"/g;
+
 /**
- * Bundles `cli.ts` with code splitting into an empty directory and defers
- * every lazily loaded chunk (see {@linkcode deferChunkImports}).
+ * A cycle of static imports between the files of a build, if there is one.
+ * The build has none (esbuild puts code reached from the same entry points
+ * in one chunk), and {@linkcode buildChunked} relies on it: once its
+ * functions are `let`s (`scripts/eager_functions.ts`), a file cannot call
+ * into one whose code has not run yet.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importCycle } from "./chunked_build.ts";
+ * const files = new Map([
+ *   ["a.js", 'import{x}from"./b.js";'],
+ *   ["b.js", 'import"./c.js";'],
+ *   ["c.js", 'import{y}from"./a.js";'],
+ * ]);
+ * assert.deepEqual(importCycle(files), ["a.js", "b.js", "c.js", "a.js"]);
+ * files.delete("c.js");
+ * assert.equal(importCycle(files), undefined);
+ * ```
+ *
+ * @param sources Each file's text, by name.
+ * @returns The files of one cycle, the first repeated at the end.
+ */
+export function importCycle(
+  sources: ReadonlyMap<string, string>,
+): string[] | undefined {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (name: string): string[] | undefined => {
+    const at = path.indexOf(name);
+    if (at >= 0) return [...path.slice(at), name];
+    if (done.has(name) || !sources.has(name)) return undefined;
+    path.push(name);
+    for (const [, imported] of sources.get(name)!.matchAll(STATIC_IMPORT)) {
+      const cycle = visit(imported!);
+      if (cycle !== undefined) return cycle;
+    }
+    path.pop();
+    done.add(name);
+    return undefined;
+  };
+  for (const name of sources.keys()) {
+    const cycle = visit(name);
+    if (cycle !== undefined) return cycle;
+  }
+  return undefined;
+}
+
+/**
+ * Bundles `cli.ts` with code splitting into an empty directory, defers
+ * every lazily loaded chunk (see {@linkcode deferChunkImports}) and has V8
+ * compile every function with its file (`scripts/eager_functions.ts`).
  *
  * @param outDir Where the files go (`cli.js` is the entry).
  * @returns The names of the files written.
- * @throws When the bundler fails, or a chunk that a file imports is missing.
+ * @throws When the bundler fails, a chunk that a file imports is missing,
+ *   the files import in a cycle, or a file does not parse.
  */
 export async function buildChunked(outDir: string): Promise<string[]> {
   const output = await new Deno.Command(Deno.execPath(), {
@@ -87,16 +147,34 @@ export async function buildChunked(outDir: string): Promise<string[]> {
   for await (const entry of Deno.readDir(outDir)) {
     if (entry.isFile) files.push(entry.name);
   }
+  const sources = new Map<string, string>();
   for (const name of files.filter((file) => file.endsWith(".js"))) {
-    const path = join(outDir, name);
-    const { source, chunks } = deferChunkImports(
-      await Deno.readTextFile(path),
+    sources.set(name, await Deno.readTextFile(join(outDir, name)));
+  }
+  const cycle = importCycle(sources);
+  if (cycle !== undefined) {
+    throw new Error(
+      `the bundle's files import in a cycle: ${cycle.join(" → ")}`,
     );
+  }
+  for (const [name, text] of sources) {
+    const path = join(outDir, name);
+    const { source, chunks } = deferChunkImports(text);
     const missing = chunks.filter((chunk) => !files.includes(chunk.slice(2)));
     if (missing.length > 0) {
       throw new Error(`${name} imports missing chunks: ${missing.join(", ")}`);
     }
-    if (chunks.length > 0) await Deno.writeTextFile(path, source);
+    let eager: string;
+    try {
+      eager = eagerFunctions(source);
+    } catch (error) {
+      throw new Error(
+        `cannot put the functions of ${name} in parentheses: ${
+          (error as Error).message
+        }`,
+      );
+    }
+    await Deno.writeTextFile(path, eager);
   }
   if (!files.includes("cli.js")) throw new Error("the bundle has no cli.js");
   return files.sort();

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   buildChunked,
   deferChunkImports,
+  importCycle,
 } from "../../scripts/chunked_build.ts";
 import { runJpt } from "../support/cli.ts";
 import { testdata } from "../support/paths.ts";
@@ -29,16 +30,41 @@ Deno.test("deferChunkImports rewrites every lazily loaded chunk and nothing else
   );
 });
 
+Deno.test("importCycle finds a cycle of static imports between a build's files, and only static ones", () => {
+  const files = new Map([
+    ["cli.js", 'import{a as c}from"./chunk-A.js";import"./chunk-B.js";'],
+    ["chunk-A.js", 'import"./chunk-B.js";export{x as a};'],
+    [
+      "chunk-B.js",
+      'const l=()=>import(new URL("./cli.js",import.meta.url).href);',
+    ],
+  ]);
+  assert.equal(importCycle(files), undefined);
+  files.set("chunk-B.js", 'import{a}from"./chunk-A.js";');
+  assert.deepEqual(importCycle(files), [
+    "chunk-A.js",
+    "chunk-B.js",
+    "chunk-A.js",
+  ]);
+});
+
 Deno.test("the chunked build starts from a few files, loads each command's chunks when it runs, and prints what the sources print", async () => {
   const outDir = await Deno.makeTempDir({ prefix: "jpt-chunked-build-" });
   try {
     const files = await buildChunked(outDir);
     assert.ok(files.length > 50, `${files.length} files`);
+    const sources = new Map<string, string>();
     for (const name of files) {
       const text = await Deno.readTextFile(join(outDir, name));
       assert.doesNotMatch(text, /\bimport\("\.\//, name);
       assert.doesNotMatch(text, /createRequire|node:module/, name);
+      sources.set(name, text);
     }
+    assert.equal(importCycle(sources), undefined);
+    // Every function declaration became a let of the function in parentheses.
+    const cli = sources.get("cli.js")!;
+    assert.match(cli, /let \w+=\((async )?function \(/);
+    assert.doesNotMatch(cli, /(^|[;}])(async )?function \w+\(/);
     // Deno's module graph at start: what cli.js imports statically.
     const info = await new Deno.Command(Deno.execPath(), {
       args: ["info", "--json", join(outDir, "cli.js")],
