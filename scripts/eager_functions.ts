@@ -150,21 +150,23 @@ function scopeOf(
       : undefined;
     return {
       statements: node.body,
-      insertAt: afterDirectives(node),
+      insertAt: firstRunning(node.body, node.end),
       taken: takenNames(node.body, owned ?? []),
     };
   }
   return undefined;
 }
 
-/** A body's first position after its `{` and any directive (`"use strict"`). */
-function afterDirectives(node: BlockStatement | StaticBlock): number {
-  let position = node.start + 1;
-  for (const statement of node.body) {
-    if (statement.type !== "ExpressionStatement" || !statement.directive) break;
-    position = statement.end;
-  }
-  return position;
+/**
+ * Where a body's first statement that runs starts: after its directives
+ * (`"use strict"`), which must stay first. A body that declares a function
+ * has one.
+ */
+function firstRunning(body: readonly Statement[], end: number): number {
+  const first = body.find((statement) =>
+    statement.type !== "ExpressionStatement" || !statement.directive
+  );
+  return first?.start ?? end;
 }
 
 /** The function declarations of a scope that can become `let`s. */

@@ -47,7 +47,12 @@ Deno.test("eagerFunctions keeps nested and block-scoped declarations where they 
     "function outer(){const a=inner();function inner(){return deep()+1;function deep(){return 1}}" +
       "let b;{b=f();function f(){return 'first'}}let c;{c=f();function f(){return 'second'}}" +
       "return [a,b,c,typeof f]}" +
-      "export const result=outer();",
+      "class C{static{C.v=five();function five(){return 5}}}" +
+      "export const result=[...outer(),C.v];",
+  );
+  assert.match(
+    rewritten,
+    /static\{let five=\(function \(\)\{return 5\}\);C\.v=five\(\);\}/,
   );
   assert.match(
     rewritten,
