@@ -10,11 +10,12 @@
  *
  * {@linkcode eagerFunctions} puts every function expression and arrow in
  * parentheses, and turns each function declaration into a `let` of the same
- * function, in parentheses, at the start of its scope: a declaration's value
- * is set when its scope is entered, so the scope sees the same function from
- * its first statement. A declaration stays as it is where a `let` could not
- * stand (a parameter, a `var` or another declaration has its name) or where
- * the language gives it other rules (`export function`, a `switch` case).
+ * function, in parentheses, before the first statement of its scope (after
+ * any directive): a declaration's value is set when its scope is entered, so
+ * the scope sees the same function from its first statement. A declaration
+ * stays as it is where a `let` could not stand (a parameter, a `var` or
+ * another declaration has its name) or where the language gives it other
+ * rules (`export function`, a `switch` case).
  * Methods cannot stand in parentheses and stay compiled on first call.
  *
  * @module
