@@ -32,7 +32,6 @@ import type {
   Pattern,
   Program,
   Statement,
-  StaticBlock,
 } from "acorn";
 import { full, recursive } from "acorn-walk";
 
