@@ -113,8 +113,8 @@ interface Scope {
   statements: ReadonlyArray<Statement | ModuleDeclaration>;
   /** Where the `let`s go: before the first statement that runs. */
   insertAt: number;
-  /** Names a `let` would clash with (parameters, `var`s, other lexical names). */
-  taken: Set<string>;
+  /** The parameters of the function whose body this is, if it is one. */
+  parameters: readonly Pattern[];
 }
 
 function parseModule(source: string): Program {
@@ -141,7 +141,7 @@ function scopeOf(
     return {
       statements: node.body,
       insertAt: first?.start ?? node.end,
-      taken: takenNames(node.body, []),
+      parameters: [],
     };
   }
   if (node.type === "BlockStatement" || node.type === "StaticBlock") {
@@ -151,7 +151,7 @@ function scopeOf(
     return {
       statements: node.body,
       insertAt: firstRunning(node.body, node.end),
-      taken: takenNames(node.body, owned ?? []),
+      parameters: owned ?? [],
     };
   }
   return undefined;
@@ -176,12 +176,16 @@ function movableDeclarations(scope: Scope): FunctionDeclaration[] {
   ): statement is FunctionDeclaration =>
     statement.type === "FunctionDeclaration"
   );
+  if (declarations.length === 0) return [];
   const counts = new Map<string, number>();
   for (const { id } of declarations) {
     counts.set(id.name, (counts.get(id.name) ?? 0) + 1);
   }
+  // Names a `let` would clash with, looked for only where there is a `let`
+  // to place: most blocks declare no function.
+  const taken = takenNames(scope.statements, scope.parameters);
   return declarations.filter(({ id }) =>
-    counts.get(id.name) === 1 && !scope.taken.has(id.name)
+    counts.get(id.name) === 1 && !taken.has(id.name)
   );
 }
 
