@@ -19,9 +19,8 @@
  * `jpt watch` CPU per jp save at 1,000 turns, its memory and the label
  * store's size; a one-request `summarize` with 80,000 records in the label
  * store against an empty store. The start-up, query and worker rows are
- * also measured as `deno task install` installs jpt (its chunked build,
- * `scripts/chunked_build.ts`) against the before checkout's sources, which
- * is what that install ran before.
+ * also measured on the single-file bundle (`deno bundle`, the stand-in for
+ * what `deno compile` embeds in a release binary).
  *
  * Run with `deno run -A bench/round3_run.ts --before DIR` (about 10
  * minutes; writes its section of bench/RESULTS.md; `--quick` prints fewer
@@ -33,7 +32,6 @@
  */
 
 import { join } from "node:path";
-import { buildChunked } from "../scripts/chunked_build.ts";
 import {
   chatCompletion,
   FakeLlm,
@@ -69,9 +67,10 @@ const beforeDir = Deno.args.includes("--before")
   ? Deno.args[Deno.args.indexOf("--before") + 1]
   : undefined;
 /**
- * The before checkout's `main.ts`, this one's, and this one as `deno task
- * install` installs it (its chunked build, made when the run starts; the
- * start-up, query and worker rows only). Before, the install ran `main.ts`.
+ * The before checkout's `main.ts`, this one's (what `deno task install`
+ * and JSR run), and this one bundled into one file (the stand-in for a
+ * release binary, made when the run starts; the start-up, query and worker
+ * rows only).
  */
 const ENTRIES = {
   before: beforeDir === undefined ? MAIN : join(beforeDir, "main.ts"),
@@ -198,7 +197,7 @@ async function startup(): Promise<Row[]> {
   return (["after", "installed"] as const).flatMap((side) =>
     ["--version", "turns", "check"].map((command) => ({
       what: `start-up${
-        side === "installed" ? " as installed" : ""
+        side === "installed" ? " as bundled" : ""
       }: \`jpt ${command}\` / hello world (${m.hello!.toFixed(0)} ms)`,
       before: figure("before", command),
       after: figure(side, command),
@@ -399,7 +398,7 @@ async function againstBareFetch(
     `${ratio(m(side), m("bare"))}× (${m(side).toFixed(0)} ms)`;
   return (["after", "installed"] as const).map((side) => ({
     what: `${what}${
-      side === "installed" ? ", as installed" : ""
+      side === "installed" ? ", as bundled" : ""
     } / a bare Deno fetch of the same body (${m("bare").toFixed(0)} ms)`,
     before: figure("before"),
     after: figure(side),
@@ -828,8 +827,18 @@ if (import.meta.main) {
   }
   const started = performance.now();
   const build = await Deno.makeTempDir({ prefix: "jpt-bench-build-" });
-  await buildChunked(build);
-  ENTRIES.installed = join(build, "cli.js");
+  ENTRIES.installed = join(build, "jpt.js");
+  const bundled = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform=deno",
+      "-o",
+      ENTRIES.installed,
+      "cli.ts",
+    ],
+  }).output();
+  if (!bundled.success) throw new Error("deno bundle failed");
   const groups: Record<string, () => Promise<Row | Row[]>> = {
     startup,
     turns: turnsUnlabelled,

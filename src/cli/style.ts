@@ -61,8 +61,11 @@ export function colourAllowed(
  * @returns picocolors, with colour on.
  */
 export async function loadColors(): Promise<Colors> {
-  const { createColors } = await import("picocolors");
-  return createColors(true);
+  // picocolors is CommonJS: its exports are the default export in every
+  // form jpt runs in (the sources, a bundle, `deno compile`); a named import
+  // works only where Deno's CommonJS analysis reaches.
+  const { default: picocolors } = await import("picocolors");
+  return picocolors.createColors(true);
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from "../support/fake_llm.ts";
 import { tempWorkspace } from "../support/workspace.ts";
 import { HAS_SCRIPT } from "../support/pty.ts";
+import { JPT_ENTRY } from "../support/paths.ts";
 
 const isSummary = (request: RecordedRequest) =>
   ((request.body?.messages as Array<{ content: string }> | undefined)?.[0]
@@ -152,9 +153,7 @@ Deno.test({
   const result = await new Deno.Command("script", {
     args: [
       "-qec",
-      `${Deno.execPath()} run -A --quiet ${
-        join(Deno.cwd(), "main.ts")
-      } query second`,
+      `${Deno.execPath()} run -A --quiet ${JPT_ENTRY} query second`,
       "/dev/null",
     ],
     cwd: ws.root,

@@ -6,7 +6,7 @@
  */
 
 import { join } from "node:path";
-import { MAIN_TS } from "./paths.ts";
+import { JPT_ENTRY } from "./paths.ts";
 
 /**
  * jpt's data (the label store) and config for runs that name none, private
@@ -82,7 +82,7 @@ export async function runJpt(
   options: RunJptOptions = {},
 ): Promise<CliResult> {
   const command = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", options.entry ?? MAIN_TS, ...args],
+    args: ["run", "-A", "--quiet", options.entry ?? JPT_ENTRY, ...args],
     cwd: options.cwd ?? Deno.cwd(),
     clearEnv: true,
     env: jptEnv(options.env),
@@ -134,7 +134,7 @@ export function spawnJpt(
   options: RunJptOptions = {},
 ): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", options.entry ?? MAIN_TS, ...args],
+    args: ["run", "-A", "--quiet", options.entry ?? JPT_ENTRY, ...args],
     cwd: options.cwd ?? Deno.cwd(),
     clearEnv: true,
     env: jptEnv(options.env),

@@ -13,8 +13,15 @@ export const REPO_ROOT: string = fileURLToPath(
   new URL("../../", import.meta.url),
 );
 
-/** The entry point the CLI tests run. */
+/** The sources' entry point (`main.ts`). */
 export const MAIN_TS: string = join(REPO_ROOT, "main.ts");
+
+/**
+ * The entry point the CLI tests run: `$JPT_ENTRY` when set (CI sets it to
+ * the bundled single file, the stand-in for a release binary), else
+ * `main.ts` (what `deno task install` and JSR run).
+ */
+export const JPT_ENTRY: string = Deno.env.get("JPT_ENTRY") ?? MAIN_TS;
 
 /**
  * A path inside `testdata/`.

@@ -6,12 +6,23 @@
  */
 
 import { ISOLATED } from "./cli.ts";
-import { MAIN_TS } from "./paths.ts";
+import { JPT_ENTRY } from "./paths.ts";
+
+/** util-linux `script`, found on this process's PATH (a test may give jpt another). */
+const SCRIPT: string = (Deno.env.get("PATH") ?? "").split(":")
+  .map((dir) => `${dir}/script`)
+  .find((path) => {
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  }) ?? "script";
 
 /** Whether util-linux `script` (with `-q -e -c`) can run here. */
 export const HAS_SCRIPT: boolean = (() => {
   try {
-    const output = new Deno.Command("script", {
+    const output = new Deno.Command(SCRIPT, {
       args: ["--version"],
       stdout: "piped",
       stderr: "null",
@@ -33,19 +44,28 @@ if (!HAS_SCRIPT) {
  * Runs a shell command line in a pseudo-terminal (stdin, stdout and stderr
  * are all the terminal) and returns everything it printed.
  *
- * @param commandLine The shell command (`jpt …` runs the entry point under test).
- * @param options Working directory, environment, and terminal width.
+ * @param commandLine The shell command (`jpt …` runs the entry point under
+ *   test, or `options.program` when given).
+ * @param options Working directory, environment (`PATH` among it, to replace
+ *   the caller's), terminal width, and the program `jpt` stands for.
  * @returns The exit code and the terminal's output (with `\r\n` line ends).
  */
 export async function runInPty(
   commandLine: string,
-  options: { cwd: string; env: Record<string, string>; columns?: number },
+  options: {
+    cwd: string;
+    env: Record<string, string>;
+    columns?: number;
+    program?: string;
+  },
 ): Promise<{ code: number; output: string }> {
-  const jpt = `'${Deno.execPath()}' run -A --quiet '${MAIN_TS}'`;
+  const jpt = options.program === undefined
+    ? `'${Deno.execPath()}' run -A --quiet '${JPT_ENTRY}'`
+    : `'${options.program}'`;
   const line = `stty cols ${options.columns ?? 100} rows 40; ${
     commandLine.replaceAll("jpt ", `${jpt} `)
   }`;
-  const result = await new Deno.Command("script", {
+  const result = await new Deno.Command(SCRIPT, {
     args: ["-qec", line, "/dev/null"],
     cwd: options.cwd,
     clearEnv: true,
