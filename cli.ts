@@ -8,7 +8,7 @@
  * @module
  */
 
-import { registerLazyModules } from "./src/runtime/lazy_import.ts";
+import { registerLazyModules } from "./src/platform/lazy_import.ts";
 import { LAZY_MODULES } from "./lazy_modules.ts";
 import { runMain } from "./src/cli/run_main.ts";
 

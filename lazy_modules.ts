@@ -3,39 +3,49 @@
  * (`src/runtime/lazy_import.ts`), imported by string literals a bundler and
  * `deno compile` follow. Only single-file builds import this file (through
  * `cli.ts`); a run from the sources loads each module by its path when it is
- * needed. `tests/runtime/lazy_modules_test.ts` keeps this list equal to the
+ * needed. `tests/platform/lazy_modules_test.ts` keeps this list equal to the
  * paths the sources ask for.
  *
  * @module
  */
 
-import type { ModuleLoaders } from "./src/runtime/lazy_import.ts";
+import type { ModuleLoaders } from "./src/platform/lazy_import.ts";
 
 /** Every lazily loaded module, by its path under `src/`. */
 export const LAZY_MODULES: ModuleLoaders = {
-  "app/backfill.ts": () => import("./src/app/backfill.ts"),
-  "app/background_catch_up.ts": () =>
-    import("./src/app/background_catch_up.ts"),
-  "app/background_title.ts": () => import("./src/app/background_title.ts"),
-  "app/batch_backfill.ts": () => import("./src/app/batch_backfill.ts"),
-  "app/check_paths.ts": () => import("./src/app/check_paths.ts"),
+  "app/summarize/backfill.ts": () => import("./src/app/summarize/backfill.ts"),
+  "app/turn/background_catch_up.ts": () =>
+    import("./src/app/turn/background_catch_up.ts"),
+  "app/turn/background_title.ts": () =>
+    import("./src/app/turn/background_title.ts"),
+  "app/batch/batch_backfill.ts": () =>
+    import("./src/app/batch/batch_backfill.ts"),
+  "app/read/check_paths.ts": () => import("./src/app/read/check_paths.ts"),
   "app/conversation_target.ts": () =>
     import("./src/app/conversation_target.ts"),
-  "app/conversation_view.ts": () => import("./src/app/conversation_view.ts"),
-  "app/describe_models.ts": () => import("./src/app/describe_models.ts"),
-  "app/edit_conversation.ts": () => import("./src/app/edit_conversation.ts"),
-  "app/find_turns.ts": () => import("./src/app/find_turns.ts"),
-  "app/finish_turn.ts": () => import("./src/app/finish_turn.ts"),
-  "app/fix_config.ts": () => import("./src/app/fix_config.ts"),
-  "app/init_workspace.ts": () => import("./src/app/init_workspace.ts"),
-  "app/list_conversations.ts": () => import("./src/app/list_conversations.ts"),
-  "app/list_turns.ts": () => import("./src/app/list_turns.ts"),
-  "app/run_turn.ts": () => import("./src/app/run_turn.ts"),
+  "app/read/conversation_view.ts": () =>
+    import("./src/app/read/conversation_view.ts"),
+  "app/read/describe_models.ts": () =>
+    import("./src/app/read/describe_models.ts"),
+  "app/edit/edit_conversation.ts": () =>
+    import("./src/app/edit/edit_conversation.ts"),
+  "app/read/find_turns.ts": () => import("./src/app/read/find_turns.ts"),
+  "app/turn/finish_turn.ts": () => import("./src/app/turn/finish_turn.ts"),
+  "app/setup/fix_config.ts": () => import("./src/app/setup/fix_config.ts"),
+  "app/setup/init_workspace.ts": () =>
+    import("./src/app/setup/init_workspace.ts"),
+  "app/read/list_conversations.ts": () =>
+    import("./src/app/read/list_conversations.ts"),
+  "app/read/list_turns.ts": () => import("./src/app/read/list_turns.ts"),
+  "app/turn/run_turn.ts": () => import("./src/app/turn/run_turn.ts"),
   "app/session.ts": () => import("./src/app/session.ts"),
-  "app/summary_worker.ts": () => import("./src/app/summary_worker.ts"),
-  "app/usage_report.ts": () => import("./src/app/usage_report.ts"),
-  "app/watch_workspace.ts": () => import("./src/app/watch_workspace.ts"),
-  "app/workspace_turns.ts": () => import("./src/app/workspace_turns.ts"),
+  "app/summarize/summary_worker.ts": () =>
+    import("./src/app/summarize/summary_worker.ts"),
+  "app/read/usage_report.ts": () => import("./src/app/read/usage_report.ts"),
+  "app/summarize/watch_workspace.ts": () =>
+    import("./src/app/summarize/watch_workspace.ts"),
+  "app/read/workspace_turns.ts": () =>
+    import("./src/app/read/workspace_turns.ts"),
   "cli/backfill_progress.ts": () => import("./src/cli/backfill_progress.ts"),
   "cli/check.ts": () => import("./src/cli/check.ts"),
   "cli/check_annotations.ts": () => import("./src/cli/check_annotations.ts"),

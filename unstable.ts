@@ -119,24 +119,24 @@ export {
   catchUpConversation,
   type CatchUpOptions,
   type CatchUpResult,
-} from "./src/app/catch_up.ts";
+} from "./src/app/summarize/catch_up.ts";
 export {
   type CatchUpPlan,
   planCatchUp,
   type PlannedBatch,
 } from "./src/summary/plan_catch_up.ts";
-export type { ConversationPlan } from "./src/app/plan_conversation.ts";
+export type { ConversationPlan } from "./src/app/summarize/plan_conversation.ts";
 export {
   backfill,
   type BackfillOptions,
   type BackfillOutcome,
-} from "./src/app/backfill.ts";
-export { runTurn } from "./src/app/run_turn.ts";
+} from "./src/app/summarize/backfill.ts";
+export { runTurn } from "./src/app/turn/run_turn.ts";
 export type {
   TurnOutcome,
   TurnRequest,
   TurnSink,
-} from "./src/app/turn_types.ts";
+} from "./src/app/turn/turn_types.ts";
 export {
   currentWorkspace,
   effectiveConfig,
@@ -156,7 +156,7 @@ export {
   sessionHistory,
   sessionStorageKey,
 } from "./src/workspace/jp_session.ts";
-export type { HandOff, WorkerJob } from "./src/app/turn_types.ts";
+export type { HandOff, WorkerJob } from "./src/app/turn/turn_types.ts";
 export {
   createConversation,
   emptyConversation,

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
 import { writeResultsSection } from "./results_section.ts";
 import { median, removeTree, runJpt } from "./run_jpt.ts";
-import { mapBounded } from "../src/workspace/map_bounded.ts";
+import { mapBounded } from "../src/platform/map_bounded.ts";
 import {
   readRegularFile,
   readRegularFileSync,

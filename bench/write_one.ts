@@ -15,7 +15,7 @@
  */
 
 import { join } from "node:path";
-import { catchUpConversation } from "../src/app/catch_up.ts";
+import { catchUpConversation } from "../src/app/summarize/catch_up.ts";
 import { restoreLabels } from "../src/labels/restore_labels.ts";
 import { ConversationStream } from "../src/conversation/stream.ts";
 import { PROMPT_VERSION } from "../src/summary/prompt.ts";

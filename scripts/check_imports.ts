@@ -9,14 +9,14 @@
  *   and format its result);
  * - no file in `src/app/` imports more than {@linkcode MAX_APP_IMPORTS}
  *   modules (a flow that needs more is doing several things); neither limit
- *   counts `src/runtime/`, which is how modules load, not what they use;
+ *   counts `src/platform/lazy_import.ts`, which is how modules load, not what they use;
  * - every import between folders goes down the documented layers
  *   ({@linkcode LAYERS}, as ARCHITECTURE.md draws them): a folder imports only
  *   folders on a lower floor, never one beside it or above it;
  * - no file of `src/` imports a file of `src/` by a literal dynamic import
  *   (`import("./x.ts")`): Deno reads the whole graph of such a module when
  *   the importing one loads, so lazy modules go through `importLazily`
- *   (`src/runtime/lazy_import.ts`).
+ *   (`src/platform/lazy_import.ts`).
  *
  * Run with `deno task imports`; exits 1 and names every violation.
  *
@@ -47,7 +47,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["workspace"],
   ["conversation"],
   ["errors"],
-  ["runtime"],
+  ["platform"],
 ];
 
 /** The floor of a `src/` folder (0 is the top); `undefined` when not drawn. */
@@ -141,9 +141,9 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
   return found;
 }
 
-/** How code is loaded (`src/runtime/`) is no dependency the import limits count. */
+/** How code is loaded (`src/platform/lazy_import.ts`) is no dependency the import limits count. */
 function isDependency(target: string): boolean {
-  return !target.startsWith("src/runtime/");
+  return target !== "src/platform/lazy_import.ts";
 }
 
 function folderOf(file: string): string {
@@ -164,7 +164,7 @@ export function violations(
   for (const [file, targets] of dynamic) {
     for (const target of targets) {
       problems.push(
-        `${file} imports ${target} by a literal dynamic import: use importLazily (src/runtime/lazy_import.ts)`,
+        `${file} imports ${target} by a literal dynamic import: use importLazily (src/platform/lazy_import.ts)`,
       );
     }
   }

@@ -29,7 +29,7 @@ import type { SummaryModel } from "../task/turn_summary_task.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { currentWorkspace, effectiveConfig, type Session } from "./session.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /** Config values (as `loadConfig` returns them). */
 type ConfigTable = LoadedConfig["values"];

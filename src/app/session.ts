@@ -14,7 +14,7 @@ import type { HostConfig, LoadedConfig } from "../config/load_config.ts";
 import type { ConfigFileCache } from "../config/config_file_cache.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import { JptError } from "../errors/jpt_error.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Where a flow runs: the environment, the working directory and the global

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { BackfillOutcome } from "../app/backfill.ts";
+import type { BackfillOutcome } from "../app/summarize/backfill.ts";
 import { sanitizeLine } from "./output.ts";
 
 /** Where progress goes and how. */

@@ -5,7 +5,10 @@
  * @module
  */
 
-import type { BackfillOutcome, BackfillTotals } from "../app/backfill.ts";
+import type {
+  BackfillOutcome,
+  BackfillTotals,
+} from "../app/summarize/backfill.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { sanitizeLine } from "./output.ts";
 import { inheritedModelHint as hintFor } from "./inherited_model_hint.ts";

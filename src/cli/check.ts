@@ -4,14 +4,17 @@
  * @module
  */
 
-import { relative } from "../workspace/path.ts";
+import { relative } from "../platform/path.ts";
 import { type CommandUnknownOpts, Option } from "./command.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
-import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";
+import type {
+  ConfigFileCheck,
+  ConversationCheck,
+} from "../app/read/check_paths.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `check` to the program.
@@ -52,8 +55,8 @@ export function addCheckCommand(
     )
     .action(async (paths, opts) => {
       const { checkPaths } = await importLazily<
-        typeof import("../app/check_paths.ts")
-      >("app/check_paths.ts");
+        typeof import("../app/read/check_paths.ts")
+      >("app/read/check_paths.ts");
       const context = deps.context();
       const report = await checkPaths(context, paths, {
         fix: opts.fix === true,

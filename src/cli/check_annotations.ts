@@ -8,8 +8,11 @@
  * @module
  */
 
-import { join, relative } from "../workspace/path.ts";
-import type { ConfigFileCheck, ConversationCheck } from "../app/check_paths.ts";
+import { join, relative } from "../platform/path.ts";
+import type {
+  ConfigFileCheck,
+  ConversationCheck,
+} from "../app/read/check_paths.ts";
 
 /** Files a conversation's message may be about; events.json by default. */
 const NAMED_FILES = ["base_config.json", "metadata.json", "events.json"];

@@ -6,7 +6,7 @@
  * `man`). The order is the order of `jpt --help`.
  *
  * A command's module is imported by its path as a value
- * (`runtime/lazy_import.ts`), which Deno cannot follow before the run: with
+ * (`platform/lazy_import.ts`), which Deno cannot follow before the run: with
  * string literals, every start-up read and hashed the module graph of every
  * command (about 8 ms of `jpt --version`).
  *
@@ -15,7 +15,7 @@
 
 import type { CommandUnknownOpts } from "./command.ts";
 import type { CommandDeps } from "./command_deps.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /** Declares a command on the program. */
 export type AddCommand = (

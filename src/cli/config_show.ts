@@ -13,7 +13,7 @@ import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /** Options of `jpt config show`. */
 interface ConfigShowOptions {

@@ -6,12 +6,12 @@
  */
 
 import type { CommandUnknownOpts } from "./command.ts";
-import type { ConversationRow } from "../app/list_conversations.ts";
+import type { ConversationRow } from "../app/read/list_conversations.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 import { allPrintableAscii, asciiColumns } from "./ascii_columns.ts";
 
 /**
@@ -41,8 +41,8 @@ export function addConversationCommand(
     )
     .action(async (opts) => {
       const { listConversations } = await importLazily<
-        typeof import("../app/list_conversations.ts")
-      >("app/list_conversations.ts");
+        typeof import("../app/read/list_conversations.ts")
+      >("app/read/list_conversations.ts");
       const context = deps.context();
       const { rows, errors, warnings } = await listConversations(context);
       for (const warning of warnings) {

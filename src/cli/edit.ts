@@ -10,7 +10,7 @@ import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, parseSeconds } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";
 import { sanitizeLine } from "./output.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `edit` to the program.
@@ -55,8 +55,8 @@ export function addEditCommand(
     )
     .action(async (target, opts) => {
       const { editConversation, editMode } = await importLazily<
-        typeof import("../app/edit_conversation.ts")
-      >("app/edit_conversation.ts");
+        typeof import("../app/edit/edit_conversation.ts")
+      >("app/edit/edit_conversation.ts");
       const { runEditor } = await importLazily<
         typeof import("../edit/run_editor.ts")
       >("edit/run_editor.ts");

@@ -5,13 +5,13 @@
  */
 
 import type { CommandUnknownOpts } from "./command.ts";
-import type { FoundTurn } from "../app/find_turns.ts";
+import type { FoundTurn } from "../app/read/find_turns.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
 import { formatTurnLine } from "./turn_line.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `find` to the program.
@@ -47,8 +47,8 @@ export function addFindCommand(
     )
     .action(async (patterns, opts) => {
       const { findTurns } = await importLazily<
-        typeof import("../app/find_turns.ts")
-      >("app/find_turns.ts");
+        typeof import("../app/read/find_turns.ts")
+      >("app/read/find_turns.ts");
       const context = deps.context();
       let result: Awaited<ReturnType<typeof findTurns>>;
       try {

@@ -11,10 +11,10 @@
  * @module
  */
 
-import { basename } from "../workspace/path.ts";
+import { basename } from "../platform/path.ts";
 import { JPT_PERMISSIONS } from "./jpt_permissions.ts";
 import type { Session } from "../app/session.ts";
-import type { WorkerJob } from "../app/turn_types.ts";
+import type { WorkerJob } from "../app/turn/turn_types.ts";
 
 /**
  * The command line that runs jpt again, as this process was run, with the

@@ -5,11 +5,11 @@
  */
 
 import type { CommandUnknownOpts } from "./command.ts";
-import { resolve } from "../workspace/path.ts";
+import { resolve } from "../platform/path.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `init` to the program.
@@ -32,8 +32,8 @@ export function addInitCommand(
     )
     .action(async (dir) => {
       const { initWorkspace } = await importLazily<
-        typeof import("../app/init_workspace.ts")
-      >("app/init_workspace.ts");
+        typeof import("../app/setup/init_workspace.ts")
+      >("app/setup/init_workspace.ts");
       const context = deps.context();
       const storage = await initWorkspace(resolve(context.cwd, dir ?? "."));
       context.io.err(

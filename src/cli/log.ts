@@ -8,7 +8,7 @@ import type { CommandUnknownOpts } from "./command.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, parseCount } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `log` to the program.

@@ -5,11 +5,11 @@
  */
 
 import { type CommandUnknownOpts, Option } from "./command.ts";
-import type { RoleReport } from "../app/describe_models.ts";
+import type { RoleReport } from "../app/read/describe_models.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `models` to the program.
@@ -45,8 +45,8 @@ export function addModelsCommand(
     )
     .action(async (opts) => {
       const { describeModels } = await importLazily<
-        typeof import("../app/describe_models.ts")
-      >("app/describe_models.ts");
+        typeof import("../app/read/describe_models.ts")
+      >("app/read/describe_models.ts");
       const context = deps.context();
       const report = await describeModels(context, {
         conversation: opts.id ?? opts.conversation,

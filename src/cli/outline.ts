@@ -9,7 +9,7 @@ import { type CommandUnknownOpts, Option } from "./command.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `outline` to the program.
@@ -39,8 +39,8 @@ export function addOutlineCommand(
     )
     .action(async (conversation, opts) => {
       const { conversationView } = await importLazily<
-        typeof import("../app/conversation_view.ts")
-      >("app/conversation_view.ts");
+        typeof import("../app/read/conversation_view.ts")
+      >("app/read/conversation_view.ts");
       const context = deps.context();
       const view = await conversationView(context, conversation);
       if (opts.format === "json") {

@@ -9,7 +9,7 @@ import type { CommandUnknownOpts } from "./command.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson } from "./output.ts";
 import { VERSION } from "./version.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `plugin` to the program.

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "../workspace/path.ts";
+import { basename, dirname, join } from "../platform/path.ts";
 import { fileURLToPath } from "node:url";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";

@@ -11,9 +11,9 @@ import type { CommandDeps } from "./command_deps.ts";
 import type { CliContext } from "./context.ts";
 import { sanitizeLine, sanitizeText } from "./output.ts";
 import type { Spinner } from "./spinner.ts";
-import type { TurnSink } from "../app/turn_types.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
-import { Deadline } from "../llm/deadline.ts";
+import type { TurnSink } from "../app/turn/turn_types.ts";
+import { importLazily } from "../platform/lazy_import.ts";
+import { Deadline } from "../platform/deadline.ts";
 
 /**
  * Environment variable (for tests) that shortens the background-task drain
@@ -68,8 +68,8 @@ export function addQueryCommand(
       // What runs before the request is sent holds it back: the worker's
       // start, the spinner and the notes load when they are needed.
       const { runTurn } = await importLazily<
-        typeof import("../app/run_turn.ts")
-      >("app/run_turn.ts");
+        typeof import("../app/turn/run_turn.ts")
+      >("app/turn/run_turn.ts");
       const base = deps.context();
       const context = opts.model === undefined
         ? base

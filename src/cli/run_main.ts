@@ -10,7 +10,7 @@ import { processIo } from "./output.ts";
 import { secretsOf } from "./redact.ts";
 import { colourAllowed, loadColors } from "./style.ts";
 import { runCli } from "./program.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * `jpt plugin serve <name>`, what the launchers of `jpt plugin install` run:

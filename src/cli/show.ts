@@ -8,13 +8,16 @@
  */
 
 import type { CommandUnknownOpts } from "./command.ts";
-import type { ConversationTurns, TurnView } from "../app/workspace_turns.ts";
+import type {
+  ConversationTurns,
+  TurnView,
+} from "../app/read/workspace_turns.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine, sanitizeText } from "./output.ts";
 import { formatTurnLine } from "./turn_line.ts";
 import { page } from "./pager.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `show` to the program.
@@ -43,8 +46,8 @@ export function addShowCommand(
     )
     .action(async (conversation, opts) => {
       const { conversationView } = await importLazily<
-        typeof import("../app/conversation_view.ts")
-      >("app/conversation_view.ts");
+        typeof import("../app/read/conversation_view.ts")
+      >("app/read/conversation_view.ts");
       const context = deps.context();
       const view = await conversationView(context, conversation);
       const turns = opts.turn === undefined

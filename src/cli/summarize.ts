@@ -6,7 +6,7 @@
  */
 
 import type { CommandUnknownOpts } from "./command.ts";
-import { DEFAULT_JOBS } from "../app/backfill_jobs.ts";
+import { DEFAULT_JOBS } from "../app/summarize/backfill_jobs.ts";
 import { UsageError } from "../errors/jpt_error.ts";
 import {
   backfillExitCode,
@@ -22,7 +22,7 @@ import {
 } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { CliContext } from "./context.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `summarize` to the program.
@@ -184,8 +184,8 @@ async function runDirectBackfill(
   deps: CommandDeps,
 ): Promise<void> {
   const { backfill, backfillTotals } = await importLazily<
-    typeof import("../app/backfill.ts")
-  >("app/backfill.ts");
+    typeof import("../app/summarize/backfill.ts")
+  >("app/summarize/backfill.ts");
   const { PROMPT_VERSION } = await importLazily<
     typeof import("../summary/prompt.ts")
   >("summary/prompt.ts");

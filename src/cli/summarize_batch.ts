@@ -14,7 +14,7 @@ import {
   formatTotals,
 } from "./backfill_report.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /** The variable that sets how often a batch is polled, in seconds. */
 export const BATCH_POLL_ENV = "JPT_BATCH_POLL_SECS";
@@ -51,11 +51,11 @@ export async function runBatchBackfill(
   signal: AbortSignal,
 ): Promise<number> {
   const { batchBackfill } = await importLazily<
-    typeof import("../app/batch_backfill.ts")
-  >("app/batch_backfill.ts");
+    typeof import("../app/batch/batch_backfill.ts")
+  >("app/batch/batch_backfill.ts");
   const { backfillTotals } = await importLazily<
-    typeof import("../app/backfill.ts")
-  >("app/backfill.ts");
+    typeof import("../app/summarize/backfill.ts")
+  >("app/summarize/backfill.ts");
   const { PROMPT_VERSION } = await importLazily<
     typeof import("../summary/prompt.ts")
   >("summary/prompt.ts");

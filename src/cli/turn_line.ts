@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { TurnRow } from "../app/list_turns.ts";
+import type { TurnRow } from "../app/read/list_turns.ts";
 import { sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
 

@@ -7,12 +7,12 @@
  */
 
 import type { CommandUnknownOpts } from "./command.ts";
-import type { TurnRow } from "../app/list_turns.ts";
+import type { TurnRow } from "../app/read/list_turns.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption, parseCount } from "./command_deps.ts";
 import { formatJson } from "./output.ts";
 import { formatTurnLine } from "./turn_line.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `turns` to the program.
@@ -78,8 +78,8 @@ export function addTurnsCommand(
         throw new UsageError("-n and --since go with --all");
       }
       const { listTurns } = await importLazily<
-        typeof import("../app/list_turns.ts")
-      >("app/list_turns.ts");
+        typeof import("../app/read/list_turns.ts")
+      >("app/read/list_turns.ts");
       const { NoConversationsError } = await importLazily<
         typeof import("../app/session.ts")
       >("app/session.ts");

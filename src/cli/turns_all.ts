@@ -9,7 +9,7 @@ import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import { formatTurnLine } from "./turn_line.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Lists every conversation's turns and prints them.
@@ -22,11 +22,11 @@ export async function runTurnsAll(
   opts: { last?: number; since?: string; json?: true },
 ): Promise<void> {
   const [{ allConversationTurns }, { turnRecord }] = await Promise.all([
-    importLazily<typeof import("../app/conversation_view.ts")>(
-      "app/conversation_view.ts",
+    importLazily<typeof import("../app/read/conversation_view.ts")>(
+      "app/read/conversation_view.ts",
     ),
-    importLazily<typeof import("../app/workspace_turns.ts")>(
-      "app/workspace_turns.ts",
+    importLazily<typeof import("../app/read/workspace_turns.ts")>(
+      "app/read/workspace_turns.ts",
     ),
   ]);
   const context = deps.context();

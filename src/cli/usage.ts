@@ -6,11 +6,11 @@
  */
 
 import { type CommandUnknownOpts, InvalidArgumentError } from "./command.ts";
-import type { UsageReport } from "../app/usage_report.ts";
+import type { UsageReport } from "../app/read/usage_report.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { type CommandDeps, jsonOption } from "./command_deps.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `usage` to the program.
@@ -38,8 +38,8 @@ export function addUsageCommand(
     )
     .action(async (opts) => {
       const { usageReport } = await importLazily<
-        typeof import("../app/usage_report.ts")
-      >("app/usage_report.ts");
+        typeof import("../app/read/usage_report.ts")
+      >("app/read/usage_report.ts");
       const context = deps.context();
       const report = await usageReport(context, opts.since);
       context.io.out(opts.json ? formatJson(report) : formatReport(report));

@@ -5,13 +5,13 @@
  */
 
 import type { CommandUnknownOpts } from "./command.ts";
-import type { WatchAction } from "../app/watch_workspace.ts";
+import type { WatchAction } from "../app/summarize/watch_workspace.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { sanitizeLine } from "./output.ts";
 import { inheritedModelHint } from "./inherited_model_hint.ts";
 import type { Style } from "./style.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /**
  * Adds `watch` to the program.
@@ -41,8 +41,8 @@ export function addWatchCommand(
     )
     .action(async (opts) => {
       const { watchWorkspace } = await importLazily<
-        typeof import("../app/watch_workspace.ts")
-      >("app/watch_workspace.ts");
+        typeof import("../app/summarize/watch_workspace.ts")
+      >("app/summarize/watch_workspace.ts");
       const context = deps.context();
       await watchWorkspace(context, {
         signal: deps.signal,

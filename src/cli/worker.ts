@@ -11,7 +11,7 @@ import { type CommandDeps, parseWhole } from "./command_deps.ts";
 import { WORKER_CFG_ENV } from "./hand_off.ts";
 import { sanitizeLine } from "./output.ts";
 import { redactSecrets, secretsOf } from "./redact.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /** Overrides how long a worker waits for a held lock, in milliseconds (tests). */
 export const WORKER_LOCK_WAIT_ENV = "JPT_WORKER_LOCK_WAIT_MS";
@@ -45,8 +45,8 @@ export function addWorkerCommand(
     .action(async (opts) => {
       const [{ runSummaryWorker }, { appendLogLine, workerLogPath }] =
         await Promise.all([
-          importLazily<typeof import("../app/summary_worker.ts")>(
-            "app/summary_worker.ts",
+          importLazily<typeof import("../app/summarize/summary_worker.ts")>(
+            "app/summarize/summary_worker.ts",
           ),
           importLazily<typeof import("../workspace/worker_log.ts")>(
             "workspace/worker_log.ts",

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { TurnOutcome } from "../app/turn_types.ts";
+import type { TurnOutcome } from "../app/turn/turn_types.ts";
 import { unseenGiveUps, workerLogPath } from "../workspace/worker_log.ts";
 import type { CliContext } from "./context.ts";
 import { sanitizeLine } from "./output.ts";

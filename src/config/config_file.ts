@@ -13,7 +13,7 @@ import {
   relative,
   resolve,
   sep as SEPARATOR,
-} from "../workspace/path.ts";
+} from "../platform/path.ts";
 import { parse as parseToml, TomlError } from "smol-toml";
 import type { ConfigTable } from "./config_tree.ts";
 import { isPlainObject } from "./schema.ts";

@@ -11,7 +11,7 @@
 
 import type { ConfigFileLayer } from "./config_file.ts";
 import { findConfigFile } from "./config_places.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /** How long looked-up and parsed files are reused, by default. */
 export const CONFIG_CACHE_TTL_MS = 2_000;

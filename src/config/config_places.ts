@@ -10,7 +10,7 @@
  * @module
  */
 
-import { dirname, join, relative, resolve, sep } from "../workspace/path.ts";
+import { dirname, join, relative, resolve, sep } from "../platform/path.ts";
 import { isDirectory, isFile } from "../workspace/fs_probe.ts";
 import {
   maxSmallFileBytes,

@@ -19,7 +19,7 @@
  * @module
  */
 
-import { delimiter, isAbsolute, resolve } from "../workspace/path.ts";
+import { delimiter, isAbsolute, resolve } from "../platform/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import type { ConfigTable } from "./config_tree.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join } from "../workspace/path.ts";
+import { join } from "../platform/path.ts";
 import { readBaseConfig, readConfigFile } from "./config_file.ts";
 import { CONFIG_EXTENSIONS, findConfigFile } from "./config_places.ts";
 import { readEvent } from "../conversation/events.ts";

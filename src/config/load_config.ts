@@ -8,7 +8,7 @@
  * @module
  */
 
-import { join, resolve } from "../workspace/path.ts";
+import { join, resolve } from "../platform/path.ts";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { readEvent } from "../conversation/events.ts";
 import type { EnvReader, Workspace } from "../workspace/workspace.ts";

@@ -42,12 +42,12 @@
  */
 
 import { fastHashingFor, sha256Hex } from "../workspace/sha256.ts";
-import { join } from "../workspace/path.ts";
+import { join } from "../platform/path.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { exists } from "../workspace/fs_probe.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock } from "../workspace/lock.ts";
-import { oneAtATime } from "../workspace/one_at_a_time.ts";
+import { oneAtATime } from "../platform/one_at_a_time.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 
 /** Where a label came from. */

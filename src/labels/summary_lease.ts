@@ -11,7 +11,7 @@
  */
 
 import { sha256Hex } from "../workspace/sha256.ts";
-import { join } from "../workspace/path.ts";
+import { join } from "../platform/path.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock, LockHeldError } from "../workspace/lock.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";

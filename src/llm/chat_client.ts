@@ -26,7 +26,7 @@
 import type OpenAI from "openai";
 import type { EnvReader } from "../workspace/workspace.ts";
 import { apiKeyOf } from "./client.ts";
-import { Deadline } from "./deadline.ts";
+import { Deadline } from "../platform/deadline.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
 import { type ChatSdk, loadChatSdk, loadSdkVersion } from "./openai_sdk.ts";
 import {

@@ -7,8 +7,8 @@
 
 import type OpenAI from "openai";
 import type { ChatClient } from "./chat_client.ts";
-import { Deadline } from "./deadline.ts";
-import { IdleWatch } from "./idle_watch.ts";
+import { Deadline } from "../platform/deadline.ts";
+import { IdleWatch } from "../platform/idle_watch.ts";
 import { DEFAULT_RETRY_POLICY } from "./retrying_fetch.ts";
 import { JptError } from "../errors/jpt_error.ts";
 

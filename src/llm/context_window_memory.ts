@@ -14,7 +14,7 @@
  * @module
  */
 
-import { join } from "../workspace/path.ts";
+import { join } from "../platform/path.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { readRegularFileSync } from "../workspace/read_bounded.ts";

@@ -11,13 +11,15 @@
  * @module
  */
 
+import { sleep } from "../platform/sleep.ts";
+
 /** How {@linkcode retryingFetch} retries. */
 export interface RetryPolicy {
   /** The most retries of one request. */
   maxRetries: number;
   /** The most time spent waiting between attempts of one request, in milliseconds. */
   maxWaitMs: number;
-  /** Waits (replaceable in tests); rejects when the signal aborts. */
+  /** Waits (replaceable in tests); ends early when the signal aborts. */
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   /** Told before each wait. */
   onRetry?: (
@@ -81,7 +83,7 @@ export function retryingFetch(
   inner: typeof fetch,
   policy: RetryPolicy,
 ): typeof fetch {
-  const sleep = policy.sleep ?? abortableSleep;
+  const wait = policy.sleep ?? sleep;
   return async (input, init) => {
     const signal = init?.signal ?? undefined;
     const resendable = !(init?.body instanceof ReadableStream) &&
@@ -99,7 +101,8 @@ export function retryingFetch(
       if (waited + waitMs > policy.maxWaitMs) return response;
       await response.body?.cancel().catch(() => {});
       policy.onRetry?.({ status: response.status, waitMs, attempt });
-      await sleep(waitMs, signal);
+      await wait(waitMs, signal);
+      signal?.throwIfAborted();
       waited += waitMs;
     }
   };
@@ -142,29 +145,4 @@ function askedDelayMs(headers: Headers): number | undefined {
   if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/**
- * Waits, unless the signal aborts first.
- *
- * @param ms How long.
- * @param signal Ends the wait early (rejecting with its reason).
- * @returns When the time has passed.
- */
-export function abortableSleep(
-  ms: number,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

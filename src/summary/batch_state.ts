@@ -15,7 +15,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "../workspace/path.ts";
+import { basename, dirname, join } from "../platform/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { ConversationLock } from "../workspace/lock.ts";

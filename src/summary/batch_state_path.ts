@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join } from "../workspace/path.ts";
+import { join } from "../platform/path.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 import { sha256Hex } from "../workspace/sha256.ts";

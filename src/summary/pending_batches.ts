@@ -9,7 +9,7 @@
 
 import { exists } from "../workspace/fs_probe.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 import { batchStatePath } from "./batch_state_path.ts";
 
 /**

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { Deadline } from "../llm/deadline.ts";
+import { Deadline } from "../platform/deadline.ts";
 
 /** A background task: a `run` phase that may overlap other work, and a `sync` phase on the main flow. */
 export interface BackgroundTask {

@@ -22,7 +22,7 @@ import { saveConversation } from "../workspace/conversation_io.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { withConversation } from "../workspace/unit_of_work.ts";
-import { abortable } from "./abortable.ts";
+import { abortable } from "../platform/abortable.ts";
 import type { BackgroundTask } from "./task_handler.ts";
 import { describeModelError } from "../llm/describe_error.ts";
 

@@ -14,7 +14,7 @@ import { type OversizedPolicy, packNewest } from "../summary/packing.ts";
 import type { Summarizer } from "../summary/summarizer.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { abortable } from "./abortable.ts";
+import { abortable } from "../platform/abortable.ts";
 import type { BackgroundTask } from "./task_handler.ts";
 import type { LabelRecorder } from "../labels/label_recorder.ts";
 import {

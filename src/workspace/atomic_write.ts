@@ -15,10 +15,9 @@
  * @module
  */
 
-import { isAbsolute, relative } from "./path.ts";
+import { isAbsolute, relative } from "../platform/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { sameBytes } from "../conversation/same_bytes.ts";
-import { settled } from "./settled.ts";
 
 /** A write would follow a symbolic link out of the directory it is confined to. */
 export class OutsideWriteError extends JptError {
@@ -52,11 +51,7 @@ export async function writeFileAtomic(
 ): Promise<boolean> {
   const pieces = content instanceof Uint8Array ? [content] : content;
   const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  // Small files (metadata, label records, most conversations) are written
-  // with blocking calls: each awaited one is a round trip to the I/O
-  // threads, which costs more than the call. Large ones leave the event
-  // loop free (progress, other jobs) while they are written.
-  const fs = size <= BLOCKING_BYTES ? BLOCKING : AWAITED;
+  const fs = AWAITED;
   // A symbolic link is written through: the file it names is replaced and
   // the link stays a link.
   path = await targetOf(fs, path, options.within);
@@ -81,9 +76,6 @@ export async function writeFileAtomic(
   return true;
 }
 
-/** Up to this many bytes, a write uses blocking calls. */
-const BLOCKING_BYTES = 1 << 20;
-
 /** The file system calls a write makes, blocking or awaited. */
 interface FileCalls {
   lstat(path: string): Promise<Deno.FileInfo>;
@@ -99,28 +91,6 @@ interface FileCalls {
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
 }
-
-const BLOCKING: FileCalls = {
-  lstat: settled(Deno.lstatSync),
-  stat: settled(Deno.statSync),
-  realPath: settled((path: string) => Deno.realPathSync(path)),
-  readFile: settled((path: string) => Deno.readFileSync(path)),
-  writeNew: settled(
-    (path: string, mode: number, chunks: Iterable<Uint8Array>) => {
-      using file = Deno.openSync(path, { write: true, createNew: true, mode });
-      // The umask may have narrowed it: the old file's bits, exactly.
-      if (Deno.build.os !== "windows") Deno.chmodSync(path, mode);
-      for (const chunk of chunks) {
-        let written = 0;
-        while (written < chunk.length) {
-          written += file.writeSync(chunk.subarray(written));
-        }
-      }
-    },
-  ),
-  rename: settled(Deno.renameSync),
-  remove: settled((path: string) => Deno.removeSync(path)),
-};
 
 const AWAITED: FileCalls = {
   lstat: Deno.lstat,

@@ -1,4 +1,4 @@
-import { basename, join } from "./path.ts";
+import { basename, join } from "../platform/path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { isValidTimestamp } from "../conversation/timestamp.ts";
 import {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { dirname, join } from "./path.ts";
+import { dirname, join } from "../platform/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";

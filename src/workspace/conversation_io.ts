@@ -15,7 +15,7 @@
  * @module
  */
 
-import { dirname, join } from "./path.ts";
+import { dirname, join } from "../platform/path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
 import type {
@@ -25,7 +25,7 @@ import type {
 import { JptError } from "../errors/jpt_error.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import type { ConversationCopy, ConversationRef } from "./conversation_ref.ts";
-import { importLazily } from "../runtime/lazy_import.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 import {
   maxSmallFileBytes,
   readRegularFile,

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { join } from "./path.ts";
+import { join } from "../platform/path.ts";
 import type { ConversationRef } from "./conversation_ref.ts";
 import {
   ConversationLock,

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { basename, join, resolve } from "./path.ts";
+import { basename, join, resolve } from "../platform/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { idFromDirName, parseConversationId } from "./conversation_id.ts";
 import { exists, isFile } from "./fs_probe.ts";

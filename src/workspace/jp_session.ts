@@ -25,7 +25,7 @@
 
 import { sha256Hex } from "./sha256.ts";
 import { isDirectory } from "./fs_probe.ts";
-import { join } from "./path.ts";
+import { join } from "../platform/path.ts";
 import type { EnvReader } from "./user_dirs.ts";
 
 /** How a session was identified (jp's `SessionSource`, as stored). */

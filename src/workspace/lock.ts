@@ -19,8 +19,7 @@
  */
 
 import { JptError } from "../errors/jpt_error.ts";
-import { pause } from "./pause.ts";
-import { settled } from "./settled.ts";
+import { sleep } from "../platform/sleep.ts";
 
 /** The lock is held by another process (jp or jpt). */
 export class LockHeldError extends JptError {
@@ -126,7 +125,7 @@ export class ConversationLock {
         }
         if (!told) options.onWaiting?.(error);
         told = true;
-        await pause(options.pollMs ?? 50, options.signal);
+        await sleep(options.pollMs ?? 50, options.signal);
       }
     }
   }
@@ -137,20 +136,18 @@ export class ConversationLock {
    * @param path The lock file.
    * @returns `true` when the file exists and its lock is held.
    */
-  static isHeld(path: string): Promise<boolean> {
-    return settled(() => {
-      let file: Deno.FsFile;
-      try {
-        file = Deno.openSync(path, { read: true, write: true });
-      } catch {
-        return false;
-      }
-      try {
-        return !file.tryLockSync(true);
-      } finally {
-        file.close();
-      }
-    })();
+  static async isHeld(path: string): Promise<boolean> {
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(path, { read: true, write: true });
+    } catch {
+      return false;
+    }
+    try {
+      return !(await file.tryLock(true));
+    } finally {
+      file.close();
+    }
   }
 
   /**

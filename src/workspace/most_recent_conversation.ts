@@ -13,7 +13,7 @@ import {
   isIncomplete,
   listConversations,
 } from "./conversation_ref.ts";
-import { mapBounded } from "./map_bounded.ts";
+import { mapBounded } from "../platform/map_bounded.ts";
 import type { Workspace } from "./workspace.ts";
 
 const METADATA_READS_IN_FLIGHT = 32;

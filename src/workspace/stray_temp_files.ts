@@ -7,7 +7,7 @@
  */
 
 import type { ConversationRef } from "./conversation_ref.ts";
-import { join } from "./path.ts";
+import { join } from "../platform/path.ts";
 
 /**
  * The temporary files an interrupted write left in a directory.

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join } from "./path.ts";
+import { join } from "../platform/path.ts";
 
 /** Reads an environment variable; replaceable in tests. */
 export type EnvReader = (name: string) => string | undefined;

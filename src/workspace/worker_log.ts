@@ -9,7 +9,7 @@
  * @module
  */
 
-import { dirname, join } from "./path.ts";
+import { dirname, join } from "../platform/path.ts";
 import { jptDataDir } from "./jpt_data_dir.ts";
 import type { EnvReader } from "./user_dirs.ts";
 

@@ -1,9 +1,8 @@
 import { JptError } from "../errors/jpt_error.ts";
-import { join, resolve } from "./path.ts";
+import { join, resolve } from "../platform/path.ts";
 import { idFromDirName } from "./conversation_id.ts";
 import { exists, isDirectory } from "./fs_probe.ts";
 import { readRegularFileSync } from "./read_bounded.ts";
-import { settled } from "./settled.ts";
 import { appDataDir, type EnvReader } from "./user_dirs.ts";
 
 /** Name of jp's workspace directory. */
@@ -64,9 +63,7 @@ export class Workspace {
     root: string,
     env: EnvReader = Deno.env.get,
   ): Promise<Workspace> {
-    // The probes block (microseconds each at start-up); the promise stays
-    // for callers.
-    return settled(Workspace.#openNow)(root, env);
+    return Promise.resolve().then(() => Workspace.#openNow(root, env));
   }
 
   /** {@linkcode Workspace.open}, with blocking probes and reads. */
@@ -95,7 +92,7 @@ export class Workspace {
     from: string,
     env: EnvReader = Deno.env.get,
   ): Promise<Workspace> {
-    return settled(() => {
+    return Promise.resolve().then(() => {
       let dir = resolve(from);
       while (!isDirectory(join(dir, STORAGE_DIR))) {
         const parent = resolve(dir, "..");
@@ -103,7 +100,7 @@ export class Workspace {
         dir = parent;
       }
       return Workspace.#openNow(dir, env);
-    })();
+    });
   }
 
   /** The `.jp` directory. */

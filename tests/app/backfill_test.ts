@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { backfill, backfillTotals } from "../../src/app/backfill.ts";
+import { backfill, backfillTotals } from "../../src/app/summarize/backfill.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { FakeLlm, summaryResponder } from "../support/fake_llm.ts";
 import { testSession, useFakeModel } from "../support/session.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { collectAnswers } from "../../src/app/batch_collect.ts";
+import { collectAnswers } from "../../src/app/batch/batch_collect.ts";
 import type { SubmittedBatch } from "../../src/summary/batch_state.ts";
 
 const batch: SubmittedBatch = {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { catchUpConversation } from "../../src/app/catch_up.ts";
+import { catchUpConversation } from "../../src/app/summarize/catch_up.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import type { PreparedTurn } from "../../src/summary/prepared_turn.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findTurns } from "../../src/app/find_turns.ts";
+import { findTurns } from "../../src/app/read/find_turns.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { testSession } from "../support/session.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";

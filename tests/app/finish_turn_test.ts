@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { finishTurn } from "../../src/app/finish_turn.ts";
-import type { TurnRequest } from "../../src/app/turn_types.ts";
+import { finishTurn } from "../../src/app/turn/finish_turn.ts";
+import type { TurnRequest } from "../../src/app/turn/turn_types.ts";
 import {
   type BackgroundTask,
   TaskHandler,

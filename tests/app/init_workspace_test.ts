@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { initWorkspace } from "../../src/app/init_workspace.ts";
+import { initWorkspace } from "../../src/app/setup/init_workspace.ts";
 
 Deno.test("initWorkspace() makes .jp with an id and both config files, and refuses a directory that has one", async () => {
   const dir = await Deno.makeTempDir({ prefix: "jpt-init-" });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { listConversations } from "../../src/app/list_conversations.ts";
+import { listConversations } from "../../src/app/read/list_conversations.ts";
 import { testSession } from "../support/session.ts";
 import {
   simpleTurns,

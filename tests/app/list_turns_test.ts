@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { listTurns } from "../../src/app/list_turns.ts";
+import { listTurns } from "../../src/app/read/list_turns.ts";
 import { loadTurnHeads } from "../../src/workspace/conversation_io.ts";
 import { fixtureConversations } from "../support/paths.ts";
 import { testSession } from "../support/session.ts";

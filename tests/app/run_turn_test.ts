@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runTurn } from "../../src/app/run_turn.ts";
-import type { TurnSink, WorkerJob } from "../../src/app/turn_types.ts";
+import { runTurn } from "../../src/app/turn/run_turn.ts";
+import type { TurnSink, WorkerJob } from "../../src/app/turn/turn_types.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { Services } from "../../src/app/services.ts";
 import { identityOf } from "../../src/labels/label_recorder.ts";

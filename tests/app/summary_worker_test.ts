@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runSummaryWorker } from "../../src/app/summary_worker.ts";
+import { runSummaryWorker } from "../../src/app/summarize/summary_worker.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { Services } from "../../src/app/services.ts";
 import { identityOf } from "../../src/labels/label_recorder.ts";

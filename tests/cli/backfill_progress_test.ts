@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { BackfillOutcome } from "../../src/app/backfill.ts";
+import type { BackfillOutcome } from "../../src/app/summarize/backfill.ts";
 import { BackfillProgress } from "../../src/cli/backfill_progress.ts";
 import { fitColumns } from "../../src/cli/columns.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { catchUpConversation } from "../../src/app/catch_up.ts";
+import { catchUpConversation } from "../../src/app/summarize/catch_up.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import type { LabelRecorder } from "../../src/labels/label_recorder.ts";
 import { LabelStore } from "../../src/labels/label_store.ts";

@@ -91,7 +91,7 @@ Deno.test("violations() limits what one flow in src/app imports", () => {
   ]);
 });
 
-Deno.test("violations() refuses a literal dynamic import of a file of src/, and the import limits leave src/runtime/ out", () => {
+Deno.test("violations() refuses a literal dynamic import of a file of src/, and the import limits leave src/platform/lazy_import.ts out", () => {
   const dynamic = new Map([
     ["src/cli/turns.ts", new Set(["src/app/list_turns.ts"])],
   ]);
@@ -101,12 +101,12 @@ Deno.test("violations() refuses a literal dynamic import of a file of src/, and 
   );
   const problems = violations(
     graph({
-      "src/cli/turns.ts": [...outside, "src/runtime/lazy_import.ts"],
-      "src/runtime/lazy_import.ts": [],
+      "src/cli/turns.ts": [...outside, "src/platform/lazy_import.ts"],
+      "src/platform/lazy_import.ts": [],
     }),
     dynamic,
   );
   assert.deepEqual(problems, [
-    "src/cli/turns.ts imports src/app/list_turns.ts by a literal dynamic import: use importLazily (src/runtime/lazy_import.ts)",
+    "src/cli/turns.ts imports src/app/list_turns.ts by a literal dynamic import: use importLazily (src/platform/lazy_import.ts)",
   ]);
 });

@@ -1,0 +1,359 @@
+/**
+ * Catch up one conversation (RFD 126, in the foreground): under the lock,
+ * restore the labels jp dropped from the label store (no request) and
+ * nominate every completed turn still without a summary; then batch after
+ * batch pack what fits, newest first, and ask the summarizer, from one
+ * snapshot. Only the turns a request packs get an id.
+ * Summaries are written under the lock, each only if its turn is unchanged,
+ * at the end and at most every few seconds on the way (a large conversation
+ * is not rewritten after every batch). Stops when every candidate has a
+ * summary or a batch yields nothing.
+ *
+ * @module
+ */
+
+import { candidateIndices, uncovered } from "../../summary/candidates.ts";
+import { requestId } from "../../summary/prepared_turn.ts";
+import {
+  type SkippedTurn,
+  type SummarizedTurn,
+  type SummaryModel,
+  TurnSummaryTask,
+  writeOutcome,
+} from "../../task/turn_summary_task.ts";
+import type { LabelRecorder } from "../../labels/label_recorder.ts";
+import { type Answer, writeSummaries } from "../../task/write_summaries.ts";
+import {
+  loadConversation,
+  type LoadedConversation,
+} from "../../workspace/conversation_io.ts";
+import type { ConversationRef } from "../../workspace/conversation_ref.ts";
+import { LockHeldError } from "../../workspace/lock.ts";
+import type { Workspace } from "../../workspace/workspace.ts";
+import { type HELD, withConversation } from "../../workspace/unit_of_work.ts";
+import type { LabelRecord } from "../../labels/label_store.ts";
+import { labelsToRedo, restoreLabels } from "../../labels/restore_labels.ts";
+
+/** The longest a catch-up keeps answers before writing them. */
+const WRITE_INTERVAL_MS = 5_000;
+
+/** What {@linkcode catchUpConversation} needs. */
+export interface CatchUpOptions {
+  /** The workspace holding the conversation, if any (for its lock). */
+  workspace: Workspace | undefined;
+  /** The conversation. */
+  ref: ConversationRef;
+  /**
+   * The caller's own read of the conversation, if it made one: reused under
+   * the lock while the files are unchanged since, instead of reading again.
+   */
+  loaded?: LoadedConversation;
+  /** The summary model, resolved only when there is something to summarize. */
+  resolveModel: () => Promise<SummaryModel>;
+  /** The most turns per request. */
+  batchSize: number;
+  /** What to do with a turn too large for a request (default: skip it). */
+  oversized?: "skip" | "fit" | undefined;
+  /** Stops the catch-up (in-flight requests are aborted). */
+  signal: AbortSignal;
+  /** Longest wait for one request, in milliseconds (default: no limit). */
+  timeoutMs?: number;
+  /** Diagnostic lines. */
+  log?: (line: string) => void;
+  /** The label store: labels jp dropped are restored from it first, and every label written goes into it. */
+  labels?: LabelRecorder;
+  /**
+   * When the lock is held at the start, read the conversation without it and
+   * go on (restoring nothing): the summaries are written later, under the
+   * lock, or kept in the label store when it is still held (the worker).
+   */
+  proceedWhenLocked?: boolean;
+  /**
+   * The most turns this catch-up asks for (the newest first): a query's
+   * worker labels at most `batch_size` turns (RFD 126). Default: all.
+   */
+  maxTurns?: number;
+  /**
+   * Also ask again for labelled turns (`jpt summarize --force`): `model`,
+   * those a model wrote; `all`, a person's too. Each answer replaces only
+   * the label the turn held when it was asked for.
+   */
+  force?: "model" | "all" | undefined;
+  /**
+   * Content keys of turns a pending batch covers: never asked for here.
+   */
+  covered?: ReadonlySet<string>;
+  /**
+   * Only turns before this index are asked for: a query's worker labels the
+   * turns the query found, not the one it added.
+   */
+  beforeIndex?: number;
+  /** Called before each request and at the end with the turns summarized so far. */
+  onProgress?: (summarized: number, candidates: number) => void;
+}
+
+/** What a catch-up did. */
+export interface CatchUpResult {
+  /** `ran`, `locked` (another process holds the lock), or `nothing_to_do`. */
+  status: "ran" | "locked" | "nothing_to_do";
+  /** Turns that got a summary from the model. */
+  summarized: SummarizedTurn[];
+  /** Turns whose label was restored from the label store (no request). */
+  restored: SummarizedTurn[];
+  /** Turns that did not, with the reason. */
+  skipped: SkippedTurn[];
+  /** Why it was skipped as a whole, when it was. */
+  error?: string;
+  /** Why the model could not be used, when a request failed. */
+  failure?: unknown;
+  /**
+   * The conversation's files as this catch-up last read or wrote them (see
+   * `conversationStamp`); a watcher that sees them unchanged has nothing to
+   * do. Absent when the files changed while they were read, or when a write
+   * took in a newer file (jp saved during the requests: its new turns are
+   * still to be looked at).
+   */
+  stamp?: string;
+}
+
+/**
+ * Catches up one conversation; see the module doc.
+ *
+ * @example Catch up with your own summarizer
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "../../platform/path.ts";
+ * import {
+ *   catchUpConversation,
+ *   ConversationStream,
+ *   type PreparedTurn,
+ * } from "@jpt/cli/unstable";
+ * const dir = await Deno.makeTempDir();
+ * const turn = (id: string, text: string) => [
+ *   { timestamp: "2026-01-01 00:00:00.0", type: "turn_start", event_id: id },
+ *   { timestamp: "2026-01-01 00:00:00.1", type: "chat_request", content: text },
+ *   { timestamp: "2026-01-01 00:00:00.2", type: "chat_response", message: "ok" },
+ * ];
+ * const events = [...turn("a1", "Fix the parser"), ...turn("b2", "Add tests")];
+ * await Deno.writeTextFile(join(dir, "events.json"), JSON.stringify(events));
+ * await Deno.writeTextFile(
+ *   join(dir, "metadata.json"),
+ *   JSON.stringify({ last_activated_at: "2026-01-01 00:00:00.2" }),
+ * );
+ * const result = await catchUpConversation({
+ *   workspace: undefined,
+ *   ref: { id: "1", copies: [{ root: undefined, dir }] },
+ *   batchSize: 5,
+ *   signal: new AbortController().signal,
+ *   resolveModel: () => Promise.resolve({
+ *     contextWindow: 8192,
+ *     summarizer: {
+ *       modelId: "mine",
+ *       summarize: (batch: readonly PreparedTurn[]) =>
+ *         Promise.resolve(new Map(batch.map((t) => [t.id, `Turn ${t.id}`]))),
+ *     },
+ *   }),
+ * });
+ * assert.equal(result.summarized.length, 2);
+ * const stream = ConversationStream.parse(
+ *   await Deno.readFile(join(dir, "events.json")),
+ * );
+ * assert.deepEqual(stream.turns().map((t) => t.summary), ["Turn a1", "Turn b2"]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @param options See {@linkcode CatchUpOptions}.
+ * @returns What was summarized and skipped.
+ */
+export async function catchUpConversation(
+  options: CatchUpOptions,
+): Promise<CatchUpResult> {
+  const { workspace, ref, signal } = options;
+  const result: CatchUpResult = {
+    status: "ran",
+    summarized: [],
+    restored: [],
+    skipped: [],
+  };
+  // Under the lock, before any model is called: labels jp dropped come back
+  // from the store. No id is given to a turn that is not being labelled.
+  const opened = await openOrRead(workspace, ref, options);
+  if ("locked" in opened) {
+    return { ...result, status: "locked", error: opened.locked };
+  }
+  // The conversation as last read or written; a write reuses it while the
+  // files are unchanged (one read for the whole catch-up).
+  let current = opened.conversation;
+  result.restored.push(...opened.restored);
+  const snapshot = current.stream;
+  const candidates = chooseCandidates(opened, options);
+  if (candidates.length === 0) {
+    return {
+      ...result,
+      status: result.restored.length > 0 ? "ran" : "nothing_to_do",
+      ...(current.stamp === undefined ? {} : { stamp: current.stamp }),
+    };
+  }
+  const model = await options.resolveModel();
+  const pending: Answer[] = [];
+  let lastWrite = performance.now();
+  // Whether a write took in a newer file (jp saved meanwhile): its new turns
+  // were not looked at, so what was written is not all caught up.
+  let tookInNewer = false;
+  const flush = async (final: boolean) => {
+    const report = await writeSummaries(
+      { workspace, ref, snapshot: current },
+      pending,
+      options.labels,
+    );
+    // The same object unless the files changed since it was read.
+    tookInNewer ||= (report.conversation ?? current) !== current;
+    current = report.conversation ?? current;
+    if (report.locked && !final) return; // kept for the next write
+    const { summarized, skipped } = writeOutcome(report, pending.splice(0));
+    lastWrite = performance.now();
+    result.summarized.push(...summarized);
+    result.skipped.push(...skipped);
+  };
+  let remaining = candidates;
+  let answeredSoFar = 0;
+  while (remaining.length > 0 && !signal.aborted) {
+    const task = new TurnSummaryTask({
+      snapshot,
+      candidates: remaining,
+      batchSize: options.batchSize,
+      oversized: options.oversized,
+      resolveModel: () => Promise.resolve(model),
+      workspace,
+      ref,
+      log: options.log ?? (() => {}),
+    });
+    options.onProgress?.(answeredSoFar, candidates.length);
+    try {
+      await task.run(
+        options.timeoutMs === undefined
+          ? signal
+          : AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
+      );
+    } catch {
+      // Reported in task.skipped as model_error, and as the failure; a
+      // request the caller stopped (Ctrl-C) is no failure of the model.
+      if (!signal.aborted) result.failure = task.failure;
+    }
+    result.skipped.push(
+      ...(signal.aborted ? task.skipped.map(interrupted) : task.skipped),
+    );
+    const answers = task.answers;
+    pending.push(...answers);
+    answeredSoFar += answers.length;
+    if (answers.length === 0) {
+      // A batch that yields nothing ends the catch-up; report what was never sent.
+      result.skipped.push(...task.rest.map((index) => ({
+        id: requestId(snapshot.turns()[index]!),
+        index,
+        reason: "not_sent" as const,
+      })));
+      break;
+    }
+    remaining = task.rest;
+    // A large conversation is written every few seconds, not after every batch.
+    if (performance.now() - lastWrite >= WRITE_INTERVAL_MS) await flush(false);
+  }
+  await flush(true);
+  options.onProgress?.(result.summarized.length, candidates.length);
+  if (current.stamp !== undefined && !tookInNewer) result.stamp = current.stamp;
+  return result;
+}
+
+/** A conversation opened for a catch-up. */
+export interface Opened {
+  /** The conversation as it now is. */
+  conversation: LoadedConversation;
+  /** The turns restored from the label store. */
+  restored: SummarizedTurn[];
+  /** The conversation's label record, when labels are kept. */
+  record?: LabelRecord;
+}
+
+/**
+ * The first step of a catch-up (direct or through the Batch API), under the
+ * conversation's lock: stray temporary files removed, the conversation read
+ * (or the caller's read reused while the files are unchanged), checked
+ * writable, the labels jp dropped restored from the label store and the
+ * file's labels recorded there, and the restores saved.
+ *
+ * @param workspace The workspace holding the conversation, if any.
+ * @param ref The conversation.
+ * @param options The caller's read, if any, and the label store.
+ * @returns The conversation as it now is, and the turns restored.
+ * @throws {LockHeldError} When another process holds the lock.
+ */
+export async function openForCatchUp(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+  options: Pick<CatchUpOptions, "loaded" | "labels">,
+): Promise<Opened> {
+  const opened = await withConversation(workspace, ref, {
+    lock: "now",
+    reuse: options.loaded,
+  }, async (conversation): Promise<Opened> => {
+    if (options.labels === undefined) return { conversation, restored: [] };
+    const { restored, record } = await restoreLabels(
+      conversation.stream,
+      options.labels,
+      ref,
+      { recordFileLabels: true },
+    );
+    return { conversation, restored, record };
+  });
+  // `now` mode throws when the lock is held.
+  return opened as Exclude<typeof opened, typeof HELD>;
+}
+
+/**
+ * Opens a conversation for a catch-up under its lock; when the lock is held,
+ * reads it without the lock if the caller allows it, else says who holds it.
+ */
+async function openOrRead(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+  options: CatchUpOptions,
+): Promise<Opened | { locked: string }> {
+  try {
+    return await openForCatchUp(workspace, ref, options);
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw error;
+    if (!options.proceedWhenLocked) return { locked: error.message };
+    return {
+      conversation: options.loaded ?? await loadConversation(ref),
+      restored: [],
+    };
+  }
+}
+
+/**
+ * The turns to ask for, newest first: those without a label (and with
+ * `force`, those it asks again for), before `beforeIndex`, not covered by a
+ * pending batch, at most `maxTurns`.
+ */
+function chooseCandidates(opened: Opened, options: CatchUpOptions): number[] {
+  const snapshot = opened.conversation.stream;
+  const wanted = [
+    ...candidateIndices(snapshot),
+    ...(options.force === undefined || opened.record === undefined
+      ? []
+      : labelsToRedo(snapshot, opened.record, options.force)),
+  ].sort((a, b) => b - a);
+  return uncovered(
+    snapshot,
+    wanted.filter((index) => index < (options.beforeIndex ?? Infinity)),
+    options.covered ?? new Set(),
+  ).slice(0, options.maxTurns ?? Infinity);
+}
+
+/** A request the caller stopped: reported as interrupted, without the abort's message. */
+function interrupted(turn: SkippedTurn): SkippedTurn {
+  return turn.reason === "model_error"
+    ? { id: turn.id, index: turn.index, reason: "interrupted" }
+    : turn;
+}
