@@ -107,7 +107,10 @@ export type { ConfigFileLayer } from "./src/config/config_file.ts";
 export type { ConfigTable } from "./src/config/config_tree.ts";
 export { turnTranscript } from "./src/summary/transcript.ts";
 export { turnFingerprint } from "./src/summary/turn_fingerprint.ts";
-export { type PreparedTurn, prepareTurn } from "./src/summary/prepared_turn.ts";
+export {
+  type PreparedTurn,
+  prepareTurns,
+} from "./src/summary/prepared_turn.ts";
 export type { Summarizer } from "./src/summary/summarizer.ts";
 export type {
   SkippedTurn,

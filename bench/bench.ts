@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { ConversationStream } from "../src/conversation/stream.ts";
 import { newestCandidates } from "../src/summary/candidates.ts";
-import { prepareTurn } from "../src/summary/prepared_turn.ts";
+import { prepareTurns } from "../src/summary/prepared_turn.ts";
 import { packNewest } from "../src/summary/packing.ts";
 import {
   createSummarizer,
@@ -186,12 +186,15 @@ async function scale(sizes: number[]): Promise<ScaleRow[]> {
       const fresh = () => ConversationStream.parse(bytes);
       // What the summary task does: candidates newest first, packed into one
       // batch of 5 with transcripts, token estimates and fingerprints.
-      const scan = await timeWith(runs, fresh, (stream) => {
-        packNewest(newestCandidates(stream), {
-          contextWindow: 8192,
-          batchSize: 5,
-        });
-      });
+      const scan = await timeWith(
+        runs,
+        fresh,
+        (stream) =>
+          packNewest(newestCandidates(stream), {
+            contextWindow: 8192,
+            batchSize: 5,
+          }),
+      );
       const lastId = fresh().turns().at(-1)!.id!;
       let n = 0;
       // Writing one summary into the file as it was (restored untimed before
@@ -347,7 +350,7 @@ async function overlap(
               ),
             ),
           );
-          const prepared = [prepareTurn(stream.turns()[0]!)];
+          const prepared = await prepareTurns([{ turn: stream.turns()[0]! }]);
           // The client exists already in a post-turn design: the turn used one.
           const summarizer = await createSummarizer(resolved, () => undefined);
           const start = performance.now();

@@ -10,9 +10,10 @@
  * costs far less than parsing or hashing them, and looking them up by
  * position needs no hash of them; an entry that moved is computed again.
  *
- * Off unless the process turns it on ({@linkcode rememberRereads}): a
- * command that reads a file once would only pay for the bookkeeping. Each
- * read starts a new generation ({@linkcode beginRead}), so the memory holds
+ * A {@linkcode RereadMemory} is a value its reader owns and passes to each
+ * read (only `jpt watch` makes one: a command that reads a file once would
+ * only pay for the bookkeeping). Each read starts a new generation
+ * ({@linkcode RereadMemory.beginRead}), so the memory holds
  * at most two reads' worth: their texts (of which the entries' texts are
  * slices) and the lists of their turns' entry texts. A read of more than
  * {@linkcode MAX_REMEMBERED_CHARS} characters remembers nothing.
@@ -88,61 +89,42 @@ function matching<Remembered extends { texts: string | readonly string[] }>(
   return same ? remembered : undefined;
 }
 
-/** The memory of one process; `undefined` while it is off. */
-let memory:
-  | {
-    entries: PositionMemo<string, EntryIdentity>;
-    contentKeys: PositionMemo<readonly string[], string>;
-    /** Whether the read in progress is remembered (not too large). */
-    active: boolean;
-  }
-  | undefined;
-
 /**
- * Turns the memory on (or off) for this process.
- *
- * @param on `false` turns it off and forgets everything (tests).
+ * What one reader remembers of its last read of a file: entries'
+ * identities and turns' content keys by position. A value its owner (the
+ * watcher) creates and passes to each read; nothing else remembers.
  */
-export function rememberRereads(on = true): void {
-  memory = on
-    ? memory ?? {
-      entries: new PositionMemo(),
-      contentKeys: new PositionMemo(),
-      active: false,
+export class RereadMemory {
+  readonly #entries = new PositionMemo<string, EntryIdentity>();
+  readonly #contentKeys = new PositionMemo<readonly string[], string>();
+  /** Whether the read in progress is remembered (not too large). */
+  #active = false;
+
+  /**
+   * Starts a read of `chars` characters: the read before it becomes the
+   * one looked up, and a read too large to remember forgets everything.
+   *
+   * @param chars The text's length.
+   * @returns The entries' memo for this read, or `undefined` when too large.
+   */
+  beginRead(chars: number): PositionMemo<string, EntryIdentity> | undefined {
+    this.#active = chars <= MAX_REMEMBERED_CHARS;
+    if (!this.#active) {
+      this.#entries.clear();
+      this.#contentKeys.clear();
+      return undefined;
     }
-    : undefined;
-}
-
-/**
- * Starts the read of a file: a new generation of both memos.
- *
- * @param chars The length of its text.
- * @returns The memo of entries' identities by entry index, or `undefined`
- *   when the memory is off or the text is too large to keep.
- */
-export function beginRead(
-  chars: number,
-): PositionMemo<string, EntryIdentity> | undefined {
-  if (memory === undefined) return undefined;
-  memory.active = chars <= MAX_REMEMBERED_CHARS;
-  if (!memory.active) {
-    memory.entries.clear();
-    memory.contentKeys.clear();
-    return undefined;
+    this.#entries.nextRead();
+    this.#contentKeys.nextRead();
+    return this.#entries;
   }
-  memory.entries.nextRead();
-  memory.contentKeys.nextRead();
-  return memory.entries;
-}
 
-/**
- * The memo of turns' content keys (by turn index, from the texts of the
- * turn's entries) for the read in progress.
- *
- * @returns The memo, or `undefined` when nothing is remembered.
- */
-export function contentKeyMemo():
-  | PositionMemo<readonly string[], string>
-  | undefined {
-  return memory?.active === true ? memory.contentKeys : undefined;
+  /**
+   * The content keys' memo of the read in progress.
+   *
+   * @returns The memo, or `undefined` when the read is not remembered.
+   */
+  contentKeys(): PositionMemo<readonly string[], string> | undefined {
+    return this.#active ? this.#contentKeys : undefined;
+  }
 }

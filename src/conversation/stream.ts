@@ -7,7 +7,7 @@ import {
   nativeValues,
   splitCanonical,
 } from "./split_canonical.ts";
-import { beginRead } from "./reread_memory.ts";
+import type { RereadMemory } from "./reread_memory.ts";
 import { normalizeTurnSummary } from "./summary_text.ts";
 import { CompletenessTracker, Turn } from "./turn.ts";
 
@@ -107,7 +107,9 @@ export class ConversationStream {
    *   that value laid out natively, cut the entries from it without parsing
    *   each again (every payload is kept; much faster for many small entries,
    *   and the whole tree is held meanwhile: `jpt check` asks for it, and
-   *   {@linkcode ConversationStream.laidOutNatively} tells what it found).
+   *   {@linkcode ConversationStream.laidOutNatively} tells what it found);
+   *   `memory`: what this reader's last read of the same file computed
+   *   (`jpt watch`; see `reread_memory.ts`).
    * @returns The stream.
    * @throws {EventsSyntaxError} With the byte offset, for invalid UTF-8 or
    *   JSON, a non-array top level, or an entry that is not an object, lacks a
@@ -120,6 +122,7 @@ export class ConversationStream {
       keepPayloads?: boolean | "requests";
       text?: string;
       wholeFile?: boolean;
+      memory?: RereadMemory | undefined;
     } = {},
   ): ConversationStream {
     // The lenient decoder is several times faster than the strict one; it
@@ -143,7 +146,9 @@ export class ConversationStream {
           text,
           options.keepPayloads,
           undefined,
-          options.keepPayloads ? undefined : beginRead(text.length),
+          options.keepPayloads
+            ? undefined
+            : options.memory?.beginRead(text.length),
         )
         : undefined) ??
       slowSplit(bytes, text);

@@ -65,25 +65,8 @@ const PAIRED = ['"', "`"];
  * @returns The summary to store, or `undefined` when nothing is left.
  */
 export function normalizeTurnSummary(text: string): string | undefined {
-  if (text.length > RECENT_TEXT_MAX) {
-    return normalizeOneLine(text, MAX_SUMMARY_CHARS);
-  }
-  if (recentSummaries.has(text)) return recentSummaries.get(text);
-  const normalized = normalizeOneLine(text, MAX_SUMMARY_CHARS);
-  if (recentSummaries.size >= RECENT_MAX) recentSummaries.clear();
-  recentSummaries.set(text, normalized);
-  return normalized;
+  return normalizeOneLine(text, MAX_SUMMARY_CHARS);
 }
-
-/**
- * Summaries normalized lately, by their text: `jpt watch` puts the same
- * labels back after every save of a released jp, and normalizing 1,000 of
- * them took 2.5–5 ms a save (11 ms the first time). Bounded in count and in
- * the length of what is kept.
- */
-const recentSummaries = new Map<string, string | undefined>();
-const RECENT_MAX = 4096;
-const RECENT_TEXT_MAX = 256;
 
 /**
  * The normalization of {@linkcode normalizeTurnSummary} with any length

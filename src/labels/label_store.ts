@@ -41,7 +41,7 @@
  * @module
  */
 
-import { fastHashingFor, sha256Hex } from "../workspace/sha256.ts";
+import { sha256Hex } from "../platform/sha256.ts";
 import { join } from "../platform/path.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { exists } from "../workspace/fs_probe.ts";
@@ -258,7 +258,7 @@ export class LabelStore {
    * @returns `false` when it had no record when the store was listed.
    */
   async listsRecordOf(conversation: ConversationIdentity): Promise<boolean> {
-    const path = this.#path(conversation);
+    const path = await this.#path(conversation);
     return path !== undefined &&
       (await this.#listing()).has(basenameOf(path));
   }
@@ -276,7 +276,7 @@ export class LabelStore {
     conversation: ConversationIdentity,
     options: { listed?: boolean } = {},
   ): Promise<LabelRecord> {
-    const path = this.#path(conversation);
+    const path = await this.#path(conversation);
     if (path === undefined) return new LabelRecord();
     if (options.listed && !(await this.listsRecordOf(conversation))) {
       return new LabelRecord();
@@ -289,15 +289,13 @@ export class LabelStore {
     } catch {
       return new LabelRecord();
     }
-    const entries = verifiedEntries(text, conversation);
+    const entries = await verifiedEntries(text, conversation);
     if (entries === undefined) {
       this.#warn(
         `label store: ignoring ${path}: it does not verify (not written by jpt for jp-c${conversation.conversationId} in ${conversation.root})`,
       );
       return new LabelRecord();
     }
-    // A record of many labels means as many content keys to hash.
-    await fastHashingFor(entries.length);
     return new LabelRecord(entries);
   }
 
@@ -313,7 +311,7 @@ export class LabelStore {
     conversation: ConversationIdentity,
     change: (record: LabelRecord) => void,
   ): Promise<void> {
-    const path = this.#path(conversation);
+    const path = await this.#path(conversation);
     if (path === undefined) return;
     const lockPath = join(
       this.#dir!,
@@ -333,7 +331,9 @@ export class LabelStore {
           change(record);
           await writeFileAtomic(
             path,
-            new TextEncoder().encode(serialize(conversation, record) + "\n"),
+            new TextEncoder().encode(
+              await serialize(conversation, record) + "\n",
+            ),
           );
           if (!existed) this.#created++;
         } finally {
@@ -418,9 +418,11 @@ export class LabelStore {
     return this.#names;
   }
 
-  #path(conversation: ConversationIdentity): string | undefined {
+  async #path(
+    conversation: ConversationIdentity,
+  ): Promise<string | undefined> {
     if (this.#dir === undefined) return undefined;
-    return join(this.#dir, `${recordName(conversation)}.json`);
+    return join(this.#dir, `${await recordName(conversation)}.json`);
   }
 }
 
@@ -435,7 +437,7 @@ async function writeCount(path: string, count: number): Promise<void> {
 }
 
 /** The hash that names a conversation's record. */
-function recordName(conversation: ConversationIdentity): string {
+function recordName(conversation: ConversationIdentity): Promise<string> {
   return sha256Hex(
     JSON.stringify([
       "jpt-labels-2",
@@ -451,10 +453,10 @@ function basenameOf(path: string): string {
 }
 
 /** The record's text: its identity, its entries, and a checksum over both. */
-function serialize(
+async function serialize(
   conversation: ConversationIdentity,
   record: LabelRecord,
-): string {
+): Promise<string> {
   const body = {
     version: VERSION,
     root: conversation.root,
@@ -463,18 +465,18 @@ function serialize(
     turns: record.entries,
   };
   const text = JSON.stringify(body);
-  return JSON.stringify({ ...body, checksum: checksumOf(text) });
+  return JSON.stringify({ ...body, checksum: await checksumOf(text) });
 }
 
-function checksumOf(text: string): string {
+function checksumOf(text: string): Promise<string> {
   return sha256Hex(text);
 }
 
 /** The entries of a record that verifies for this conversation; `undefined` otherwise. */
-function verifiedEntries(
+async function verifiedEntries(
   text: string,
   conversation: ConversationIdentity,
-): LabelEntry[] | undefined {
+): Promise<LabelEntry[] | undefined> {
   let value: Record<string, unknown>;
   try {
     value = JSON.parse(text);
@@ -488,7 +490,7 @@ function verifiedEntries(
     body.workspace_id !== (conversation.workspaceId ?? null) ||
     body.conversation !== conversation.conversationId ||
     !Array.isArray(body.turns) ||
-    checksum !== checksumOf(JSON.stringify(body))
+    checksum !== await checksumOf(JSON.stringify(body))
   ) return undefined;
   const entries = body.turns as unknown[];
   return entries.every(isEntry) ? entries : undefined;

@@ -20,11 +20,15 @@
 
 import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
-import { turnContentKey } from "../summary/turn_content_key.ts";
+import type { RereadMemory } from "../conversation/reread_memory.ts";
+import {
+  type ContentKeyOptions,
+  turnContentKeys,
+} from "../summary/turn_content_key.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import { identityOf, type LabelRecorder } from "./label_recorder.ts";
 import type { LabelEntry, LabelRecord, LabelSource } from "./label_store.ts";
-import { fastHashingFor } from "../workspace/sha256.ts";
+import { nodeCryptoHasher } from "../platform/sha256.ts";
 
 /** What a restore did. */
 export interface RestoreReport {
@@ -43,15 +47,21 @@ export interface RestoreReport {
  * (for listings: `jpt turns`, `edit -i`, the dry run).
  *
  * @param record The conversation's record.
+ * @param turns The turns it will be asked about (their content keys are
+ *   hashed together, up front, when the record has entries).
  * @returns For a turn, the entry it would get back, if any.
  */
-export function restorableLabels(
+export async function restorableLabels(
   record: LabelRecord,
-): (turn: Turn) => LabelEntry | undefined {
+  turns: readonly Turn[],
+): Promise<(turn: Turn) => LabelEntry | undefined> {
   const taken = new Set<LabelEntry>();
+  const keyOf = record.entries.length === 0
+    ? undefined
+    : await contentKeysOf(turns.filter(needsKey));
   return (turn) => {
-    if (record.entries.length === 0) return undefined;
-    const entry = labelFor(turn, record, taken);
+    if (keyOf === undefined) return undefined;
+    const entry = labelFor(turn, record, taken, keyOf);
     if (entry === "cleared" || entry === undefined) return undefined;
     taken.add(entry);
     return entry;
@@ -72,7 +82,10 @@ export async function restoreLabels(
   stream: ConversationStream,
   recorder: LabelRecorder,
   ref: ConversationRef,
-  options: { recordFileLabels?: boolean } = {},
+  options: {
+    recordFileLabels?: boolean;
+    memory?: RereadMemory | undefined;
+  } = {},
 ): Promise<RestoreReport> {
   const identity = await identityOf(recorder, ref);
   const record = await recorder.store.read(identity);
@@ -83,7 +96,19 @@ export async function restoreLabels(
     record,
   };
   if (record.entries.length === 0 && !options.recordFileLabels) return report;
-  if (options.recordFileLabels) await fastHashingFor(stream.turns().length);
+  const turns = stream.turns().filter((turn) => turn.isComplete());
+  // Recording every label of a large conversation is the bulk case that
+  // takes node:crypto (see platform/sha256.ts); everything else hashes
+  // with Web Crypto, only the turns that need a key.
+  const keyOf = await contentKeysOf(
+    options.recordFileLabels ? turns : turns.filter(needsKey),
+    {
+      memory: options.memory,
+      ...(options.recordFileLabels && turns.length >= BULK_TURNS
+        ? { hasher: await nodeCryptoHasher() }
+        : {}),
+    },
+  );
   const taken = new Set<LabelEntry>();
   let changed = false;
   const time = new Date().toISOString();
@@ -91,12 +116,12 @@ export async function restoreLabels(
     if (!turn.isComplete()) continue;
     if (turn.summary !== undefined) {
       if (!options.recordFileLabels) continue;
-      const found = recordFound(turn, record, taken, time);
+      const found = recordFound(turn, record, taken, time, keyOf);
       if (found === "recorded") report.recorded++;
       if (found !== "known") changed = true;
       continue;
     }
-    const entry = labelFor(turn, record, taken);
+    const entry = labelFor(turn, record, taken, keyOf);
     if (entry === undefined) continue;
     if (entry === "cleared") {
       record.remove(record.byEventId(turn.id!)!);
@@ -134,6 +159,7 @@ function labelFor(
   turn: Turn,
   record: LabelRecord,
   taken: ReadonlySet<LabelEntry>,
+  keyOf: (turn: Turn) => string,
 ): LabelEntry | "cleared" | undefined {
   if (!turn.isComplete() || turn.summary !== undefined) return undefined;
   if (turn.id !== undefined) {
@@ -145,7 +171,30 @@ function labelFor(
   }
   // An empty record has nothing to find: no turn's content is hashed then.
   if (record.entries.length === 0) return undefined;
-  return record.forContent(turnContentKey(turn), turn.index, taken);
+  return record.forContent(keyOf(turn), turn.index, taken);
+}
+
+/** From how many turns recording a file's labels hashes with node:crypto. */
+const BULK_TURNS = 2000;
+
+/** Whether restoring asks for a turn's content key (a complete, unlabelled turn without an id). */
+function needsKey(turn: Turn): boolean {
+  return turn.isComplete() && turn.summary === undefined &&
+    turn.id === undefined;
+}
+
+/** The content keys of turns, hashed together, as a lookup. */
+async function contentKeysOf(
+  turns: readonly Turn[],
+  options: ContentKeyOptions = {},
+): Promise<(turn: Turn) => string> {
+  const keys = await turnContentKeys(turns, options);
+  const byTurn = new Map(turns.map((turn, i) => [turn, keys[i]!]));
+  return (turn) => {
+    const key = byTurn.get(turn);
+    if (key === undefined) throw new Error("no content key for this turn");
+    return key;
+  };
 }
 
 /**
@@ -158,6 +207,7 @@ function recordFound(
   record: LabelRecord,
   taken: Set<LabelEntry>,
   time: string,
+  keyOf: (turn: Turn) => string,
 ): "known" | "marked" | "recorded" {
   const summary = turn.summary!;
   const known = turn.id === undefined ? undefined : record.byEventId(turn.id);
@@ -167,7 +217,7 @@ function recordFound(
     known.written = true;
     return "marked";
   }
-  const key = turnContentKey(turn);
+  const key = keyOf(turn);
   if (turn.id === undefined) {
     const same = record.forContent(key, turn.index, taken);
     if (same?.summary === summary) {

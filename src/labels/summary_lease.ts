@@ -10,7 +10,7 @@
  * @module
  */
 
-import { sha256Hex } from "../workspace/sha256.ts";
+import { sha256Hex } from "../platform/sha256.ts";
 import { join } from "../platform/path.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock, LockHeldError } from "../workspace/lock.ts";
@@ -37,7 +37,7 @@ export async function takeSummaryLease(
   env: EnvReader,
   conversation: ConversationIdentity,
 ): Promise<SummaryLease | undefined> {
-  const path = leasePath(env, conversation);
+  const path = await leasePath(env, conversation);
   if (path === undefined) return NO_LEASE;
   try {
     return await ConversationLock.acquire(path);
@@ -59,17 +59,17 @@ export async function summaryLeaseHeld(
   env: EnvReader,
   conversation: ConversationIdentity,
 ): Promise<boolean> {
-  const path = leasePath(env, conversation);
+  const path = await leasePath(env, conversation);
   return path === undefined ? false : await ConversationLock.isHeld(path);
 }
 
-function leasePath(
+async function leasePath(
   env: EnvReader,
   conversation: ConversationIdentity,
-): string | undefined {
+): Promise<string | undefined> {
   const dir = jptDataDir(env);
   if (dir === undefined) return undefined;
-  const name = sha256Hex(
+  const name = await sha256Hex(
     JSON.stringify([
       "jpt-lease-1",
       conversation.root,

@@ -18,7 +18,7 @@ import { join } from "../platform/path.ts";
 import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { readRegularFileSync } from "../workspace/read_bounded.ts";
-import { sha256Hex } from "../workspace/sha256.ts";
+import { sha256Hex } from "../platform/sha256.ts";
 import type { ProviderAnswer } from "./context_window.ts";
 import type { EnvReader } from "../workspace/workspace.ts";
 
@@ -79,7 +79,7 @@ export async function rememberedContextWindow(
   const dir = jptDataDir(env);
   if (dir === undefined) return await ask();
   const path = join(dir, FILE_NAME);
-  const key = sha256Hex(
+  const key = await sha256Hex(
     `${question.provider}\n${question.baseUrl}\n${question.model}`,
   );
   const memory = readMemory(path);

@@ -18,7 +18,7 @@ import type { ProviderEndpoint } from "../llm/endpoint.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 import { requestParams } from "../llm/request_params.ts";
 import { outputLadder, responseFormat } from "../llm/structured_completion.ts";
-import { sha256Hex } from "../workspace/sha256.ts";
+import { sha256Hex } from "../platform/sha256.ts";
 import type { PreparedTurn } from "./prepared_turn.ts";
 import { summaryMessages, summarySchema } from "./prompt.ts";
 
@@ -61,11 +61,11 @@ export function isFinal(status: string): boolean {
  * @param turns The packed turns.
  * @returns `jpt:<conversation id>:<16 hex digits>`.
  */
-export function customId(
+export async function customId(
   conversationId: string,
   turns: readonly PreparedTurn[],
-): string {
-  const digest = sha256Hex(
+): Promise<string> {
+  const digest = await sha256Hex(
     turns.map((turn) => `${turn.id}=${turn.fingerprint}`).join("\n"),
   );
   return `jpt:${conversationId}:${digest.slice(0, 16)}`;

@@ -49,13 +49,13 @@ export interface LeftOutTurn {
  * @param options The resolved summary model and the batch size.
  * @returns The turns left out.
  */
-export function addConversationRequests(
+export async function addConversationRequests(
   groups: Map<string, BatchGroup>,
   conversationId: string,
   stream: ConversationStream,
   candidates: readonly number[],
   options: { resolved: ResolvedSummaryModel; batchSize: number },
-): LeftOutTurn[] {
+): Promise<LeftOutTurn[]> {
   const { resolved } = options;
   const model = `${resolved.model.id.provider}/${resolved.model.id.name}`;
   const key = `${model} ${resolved.endpoint.baseUrl}`;
@@ -69,7 +69,7 @@ export function addConversationRequests(
     };
     groups.set(key, group);
   }
-  const packed = packEveryRequest(stream, candidates, {
+  const packed = await packEveryRequest(stream, candidates, {
     contextWindow: resolved.contextWindow.tokens,
     batchSize: options.batchSize,
   });
@@ -87,7 +87,7 @@ export function addConversationRequests(
     });
   }
   for (const batch of packed.batches) {
-    const id = customId(conversationId, batch);
+    const id = await customId(conversationId, batch);
     group.lines.push(batchLine(id, resolved.model, resolved.endpoint, batch));
     group.requests[id] = {
       conversation: conversationId,

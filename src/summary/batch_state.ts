@@ -61,11 +61,11 @@ export class BatchStateError extends JptError {}
  * @returns The path.
  * @throws {JptError} When no data directory is known.
  */
-export function statePath(
+export async function statePath(
   env: EnvReader,
   workspaceRoot: string,
-): string {
-  const path = batchStatePath(env, workspaceRoot);
+): Promise<string> {
+  const path = await batchStatePath(env, workspaceRoot);
   if (path === undefined) {
     throw new JptError(
       "No data directory for the batch state file: set JPT_DATA_DIR or HOME",

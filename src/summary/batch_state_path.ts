@@ -9,7 +9,7 @@
 import { join } from "../platform/path.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
-import { sha256Hex } from "../workspace/sha256.ts";
+import { sha256Hex } from "../platform/sha256.ts";
 
 /**
  * The state file of a workspace: `batches/<hash of its root>.json` in jpt's
@@ -19,11 +19,15 @@ import { sha256Hex } from "../workspace/sha256.ts";
  * @param workspaceRoot The workspace's root directory.
  * @returns The path, or `undefined` when no data directory is known.
  */
-export function batchStatePath(
+export async function batchStatePath(
   env: EnvReader,
   workspaceRoot: string,
-): string | undefined {
+): Promise<string | undefined> {
   const dir = jptDataDir(env);
   if (dir === undefined) return undefined;
-  return join(dir, "batches", `${sha256Hex(workspaceRoot).slice(0, 32)}.json`);
+  return join(
+    dir,
+    "batches",
+    `${(await sha256Hex(workspaceRoot)).slice(0, 32)}.json`,
+  );
 }

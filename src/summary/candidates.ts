@@ -8,7 +8,7 @@
 
 import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
-import { turnContentKey } from "./turn_content_key.ts";
+import { turnContentKeys } from "./turn_content_key.ts";
 
 /**
  * The candidates, newest first, found without building the turns before the
@@ -60,12 +60,13 @@ export function turnsAt(
  * @param covered Content keys to leave out.
  * @returns The indices not covered, in their order.
  */
-export function uncovered(
+export async function uncovered(
   stream: ConversationStream,
   indices: readonly number[],
   covered: ReadonlySet<string>,
-): number[] {
+): Promise<number[]> {
   if (covered.size === 0) return [...indices];
   const turns = stream.turns();
-  return indices.filter((index) => !covered.has(turnContentKey(turns[index]!)));
+  const keys = await turnContentKeys(indices.map((index) => turns[index]!));
+  return indices.filter((_, i) => !covered.has(keys[i]!));
 }

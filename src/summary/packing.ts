@@ -10,7 +10,7 @@
 import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
 import { turnsAt } from "./candidates.ts";
-import { type PreparedTurn, prepareTurn, requestId } from "./prepared_turn.ts";
+import { type PreparedTurn, prepareTurns, requestId } from "./prepared_turn.ts";
 import { fitTranscript } from "./fit_transcript.ts";
 import { estimateTokens } from "./token_estimate.ts";
 import { turnTranscript } from "./transcript.ts";
@@ -67,14 +67,14 @@ export interface NewestPacking {
  *   do with a turn too large for a request (default: skip it).
  * @returns The batch and the oversized turns met on the way.
  */
-export function packNewest(
+export async function packNewest(
   turns: Iterable<Turn>,
   options: {
     contextWindow: number;
     batchSize: number;
     oversized?: OversizedPolicy | undefined;
   },
-): NewestPacking {
+): Promise<NewestPacking> {
   const budget = requestBudget(options.contextWindow, options.batchSize);
   const packed: Array<{ turn: Turn; transcript: string }> = [];
   const oversized: NewestPacking["oversized"] = [];
@@ -102,10 +102,7 @@ export function packNewest(
     packed.push({ turn, transcript });
     used += tokens;
   }
-  const batch = packed.map(({ turn, transcript }) =>
-    prepareTurn(turn, transcript)
-  );
-  return { batch, oversized };
+  return { batch: await prepareTurns(packed), oversized };
 }
 
 /** What to do with a turn too large for one request: skip it (RFD 126), or fit it. */
@@ -131,15 +128,15 @@ export interface FullPacking {
  * @param options The model's context window and the batch size.
  * @returns The requests, the oversized turns and what was left.
  */
-export function packEveryRequest(
+export async function packEveryRequest(
   stream: ConversationStream,
   candidates: readonly number[],
   options: { contextWindow: number; batchSize: number },
-): FullPacking {
+): Promise<FullPacking> {
   const packed: FullPacking = { batches: [], oversized: [], unsent: [] };
   let pending = [...candidates];
   while (pending.length > 0) {
-    const packing = packNewest(turnsAt(stream, pending), options);
+    const packing = await packNewest(turnsAt(stream, pending), options);
     packed.oversized.push(...packing.oversized);
     if (packing.batch.length === 0) {
       const oversized = new Set(packing.oversized.map((turn) => turn.index));

@@ -25,7 +25,7 @@ export async function pendingBatches(
   env: EnvReader,
   workspaceRoot: string,
 ): Promise<Map<string, Set<string>>> {
-  const path = batchStatePath(env, workspaceRoot);
+  const path = await batchStatePath(env, workspaceRoot);
   if (path === undefined || !exists(path)) return new Map();
   try {
     const { coveredTurns, readState } = await importLazily<

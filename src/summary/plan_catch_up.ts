@@ -48,21 +48,21 @@ export interface CatchUpPlan {
  *   would restore left out, labels `--force` asks again for added).
  * @returns The batches and the oversized turns.
  */
-export function planCatchUp(
+export async function planCatchUp(
   stream: ConversationStream,
   options: {
     contextWindow: number;
     batchSize: number;
     candidates?: readonly number[];
   },
-): CatchUpPlan {
+): Promise<CatchUpPlan> {
   const candidates = options.candidates ?? candidateIndices(stream);
   const plan: CatchUpPlan = {
     batches: [],
     oversized: [],
     hasCandidates: candidates.length > 0,
   };
-  const packed = packEveryRequest(stream, candidates, options);
+  const packed = await packEveryRequest(stream, candidates, options);
   plan.oversized.push(...packed.oversized);
   plan.batches = packed.batches.map((batch) => ({
     estimated_tokens: batch.reduce((sum, turn) => sum + turn.tokens, 0),

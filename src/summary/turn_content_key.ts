@@ -8,9 +8,9 @@
  * @module
  */
 
-import { contentKeyMemo } from "../conversation/reread_memory.ts";
+import type { RereadMemory } from "../conversation/reread_memory.ts";
 import type { Turn } from "../conversation/turn.ts";
-import { sha256Hex } from "../workspace/sha256.ts";
+import { type Hasher, webCryptoHasher } from "../platform/sha256.ts";
 
 /**
  * Each `Turn`'s key, computed once: restoring labels, packing a batch and
@@ -42,48 +42,86 @@ const keys = new WeakMap<Turn, string>();
  *   request,
  * ]);
  * assert.equal(
- *   turnContentKey(withLabel.turns()[0]!),
- *   turnContentKey(afterJpSave.turns()[0]!),
+ *   await turnContentKey(withLabel.turns()[0]!),
+ *   await turnContentKey(afterJpSave.turns()[0]!),
  * );
  * ```
  *
  * @param turn The turn.
  * @returns 64 lowercase hex digits.
  */
-export function turnContentKey(turn: Turn): string {
-  let key = keys.get(turn);
-  if (key === undefined) {
-    key = computeContentKey(turn);
-    keys.set(turn, key);
-  }
-  return key;
+export async function turnContentKey(turn: Turn): Promise<string> {
+  return (await turnContentKeys([turn]))[0]!;
 }
 
-function computeContentKey(turn: Turn): string {
-  // The turn_start is left out whole: it carries only the label, the id and
-  // a timestamp, and jp inserts one into a legacy stream when it saves. The
-  // other entries count as jp writes them, without their event_id (their
-  // text, so no entry is parsed or re-serialized: this runs on every turn a
-  // listing looks up).
-  const entries = turn.events.filter((entry) => entry.type !== "turn_start");
-  const memo = contentKeyMemo();
-  const texts = memo === undefined ? [] : entries.map((entry) => entry.text);
-  const known = memo?.get(turn.index, texts);
-  if (known !== undefined) return known;
-  const parts = ["jpt-turn-content-2\n"];
-  for (const entry of entries) {
-    if (parts.length > 1) parts.push("\n");
-    parts.push(
-      entry.eventId === undefined
-        ? entry.text
-        : entry.text.replace(EVENT_ID_MEMBER, ""),
+/** How {@linkcode turnContentKeys} hashes and what it may look up. */
+export interface ContentKeyOptions {
+  /** How to hash (Web Crypto unless a bulk flow passes another). */
+  hasher?: Hasher | undefined;
+  /** What the last read of the same file computed (`jpt watch`). */
+  memory?: RereadMemory | undefined;
+}
+
+/**
+ * The content keys of turns, hashed together (one batch of digests); a
+ * turn asked for before, or remembered by `memory`, is not hashed again.
+ *
+ * @param turns The turns.
+ * @param options The hasher and the memory.
+ * @returns Their keys, in order.
+ */
+export async function turnContentKeys(
+  turns: readonly Turn[],
+  options: ContentKeyOptions = {},
+): Promise<string[]> {
+  const result: (string | undefined)[] = turns.map((turn) => keys.get(turn));
+  const memo = options.memory?.contentKeys();
+  const missing: { at: number; texts: string[]; text: string }[] = [];
+  turns.forEach((turn, at) => {
+    if (result[at] !== undefined) return;
+    const texts = contentEntries(turn).map((entry) => entry.text);
+    const known = memo?.get(turn.index, texts);
+    if (known !== undefined) {
+      result[at] = known;
+      keys.set(turn, known);
+      return;
+    }
+    missing.push({ at, texts, text: turnContentText(turn) });
+  });
+  if (missing.length > 0) {
+    const hashed = await (options.hasher ?? webCryptoHasher)(
+      missing.map((item) => item.text),
     );
+    missing.forEach((item, i) => {
+      const key = hashed[i]!;
+      result[item.at] = key;
+      keys.set(turns[item.at]!, key);
+      memo?.set(turns[item.at]!.index, item.texts, key);
+    });
   }
-  // Synchronous: a listing of 50,000 turns awaits nothing per turn.
-  const key = sha256Hex(parts.join(""));
-  memo?.set(turn.index, texts, key);
-  return key;
+  return result as string[];
 }
 
-/** The entry's own `event_id` member (jp writes it first) and what follows it up to the next key. */
+/**
+ * The text a turn's content key hashes: every entry's text but the
+ * `turn_start`'s (it carries only the label, the id and a timestamp, and jp
+ * inserts one into a legacy stream when it saves), as jp writes it, without
+ * its `event_id` (the texts themselves: no entry is parsed or serialized).
+ *
+ * @param turn The turn.
+ * @returns The text.
+ */
+export function turnContentText(turn: Turn): string {
+  const parts = contentEntries(turn).map((entry) =>
+    entry.eventId === undefined
+      ? entry.text
+      : entry.text.replace(EVENT_ID_MEMBER, "")
+  );
+  return `jpt-turn-content-2\n${parts.join("\n")}`;
+}
+
+function contentEntries(turn: Turn) {
+  return turn.events.filter((entry) => entry.type !== "turn_start");
+}
+
 const EVENT_ID_MEMBER = /"event_id"\s*:\s*"(?:[^"\\]|\\.)*"\s*,?\s*/;

@@ -9,7 +9,7 @@
  */
 
 import type { Turn } from "../conversation/turn.ts";
-import { sha256Hex } from "../workspace/sha256.ts";
+import { type Hasher, webCryptoHasher } from "../platform/sha256.ts";
 import { turnTranscript } from "./transcript.ts";
 
 /**
@@ -24,13 +24,29 @@ import { turnTranscript } from "./transcript.ts";
  *   { timestamp: "2026-01-01 00:00:00.1", type: "chat_request", content: "hi" },
  * ])));
  * const turn = stream.turns()[0]!;
- * assert.match(turnFingerprint(turn), /^[0-9a-f]{64}$/);
+ * assert.match(await turnFingerprint(turn), /^[0-9a-f]{64}$/);
  * ```
  *
  * @param turn A turn.
  * @returns 64 lowercase hex digits.
  */
-export function turnFingerprint(turn: Turn): string {
-  const ids = turn.events.map((entry) => entry.eventId ?? "").join(",");
-  return sha256Hex(`${turnTranscript(turn, turn.id ?? "")}\n${ids}`);
+export async function turnFingerprint(turn: Turn): Promise<string> {
+  return (await turnFingerprints([turn]))[0]!;
+}
+
+/**
+ * Fingerprints turns together (one batch of digests).
+ *
+ * @param turns The turns.
+ * @param hasher How to hash (Web Crypto unless a bulk flow passes another).
+ * @returns Their fingerprints, in order.
+ */
+export function turnFingerprints(
+  turns: readonly Turn[],
+  hasher: Hasher = webCryptoHasher,
+): Promise<string[]> {
+  return hasher(turns.map((turn) => {
+    const ids = turn.events.map((entry) => entry.eventId ?? "").join(",");
+    return `${turnTranscript(turn, turn.id ?? "")}\n${ids}`;
+  }));
 }

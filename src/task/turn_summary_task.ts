@@ -167,7 +167,7 @@ export class TurnSummaryTask implements BackgroundTask {
       );
       throw error;
     }
-    const packing = packNewest(turns, {
+    const packing = await packNewest(turns, {
       contextWindow: model.contextWindow,
       batchSize,
       oversized: this.#options.oversized,

@@ -88,7 +88,7 @@ export async function writeSummaries(
       report.locked = true;
       report.lockMessage = error.message;
     },
-  }, (conversation) => {
+  }, async (conversation) => {
     report.conversation = conversation;
     const stream = conversation.stream;
     for (const answer of answers) {
@@ -104,7 +104,7 @@ export async function writeSummaries(
         report.labelled.push(turn);
         continue;
       }
-      if (turnFingerprint(now) !== turn.fingerprint) {
+      if (await turnFingerprint(now) !== turn.fingerprint) {
         report.changed.push(turn);
         continue;
       }

@@ -18,6 +18,7 @@
 import { dirname, join } from "../platform/path.ts";
 import { ConversationMetadata } from "../conversation/metadata.ts";
 import { ConversationStream } from "../conversation/stream.ts";
+import type { RereadMemory } from "../conversation/reread_memory.ts";
 import type {
   EventsOverview,
   TurnHead,
@@ -94,7 +95,8 @@ const STAMPED_FILES = ["events.json", "metadata.json", "base_config.json"];
  *   {@linkcode ConversationStream.parse}). `blocking`: read with
  *   blocking reads, for a listing that reads conversation after conversation
  *   and does nothing meanwhile, where each awaited read costs more than the
- *   read itself (see bench/RESULTS.md, `jpt find`).
+ *   read itself (see bench/RESULTS.md, `jpt find`). `memory`: what this
+ *   reader's last read of the file computed (`jpt watch`).
  * @returns The loaded conversation.
  * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
  */
@@ -104,6 +106,7 @@ export async function loadConversation(
     readOnly?: boolean;
     keepPayloads?: boolean | "requests";
     blocking?: boolean;
+    memory?: RereadMemory | undefined;
   } = {},
 ): Promise<LoadedConversation> {
   return (await load(ref, options))!;
@@ -229,6 +232,7 @@ async function load(
       return ConversationStream.parse(bytes, {
         keepPayloads: options.keepPayloads ?? false,
         ...(text === undefined ? {} : { text }),
+        memory: options.memory,
       });
     },
     { blocking: options.blocking === true },

@@ -23,7 +23,7 @@
  * @module
  */
 
-import { sha256Hex } from "./sha256.ts";
+import { sha256Hex } from "../platform/sha256.ts";
 import { isDirectory } from "./fs_probe.ts";
 import { join } from "../platform/path.ts";
 import type { EnvReader } from "./user_dirs.ts";
@@ -93,11 +93,11 @@ export function hasSessionHistories(userDir: string): boolean {
  * @param session The session.
  * @returns The storage key.
  */
-export function sessionStorageKey(session: JpSession): string {
+export async function sessionStorageKey(session: JpSession): Promise<string> {
   if (session.source.type === "getsid") {
     return `getsid-${pathSegment(session.id)}`;
   }
-  const digest = sha256Hex(session.id);
+  const digest = await sha256Hex(session.id);
   return `env-${pathSegment(session.source.key)}-${digest.slice(0, 16)}`;
 }
 
@@ -113,7 +113,7 @@ export async function sessionHistory(
   userDir: string,
   session: JpSession,
 ): Promise<string[]> {
-  const key = sessionStorageKey(session);
+  const key = await sessionStorageKey(session);
   const keys = [key];
   // jp's legacy name: the bare value, only when it is one safe segment.
   if (

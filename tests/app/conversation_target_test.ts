@@ -70,8 +70,9 @@ async function writeSession(
   silo: string,
   session: JpSession,
   ids: number[],
-  name = sessionStorageKey(session),
+  name?: string,
 ): Promise<void> {
+  name ??= await sessionStorageKey(session);
   const mapping = {
     history: ids.map((id) => ({
       id,
@@ -221,7 +222,7 @@ Deno.test("a session file counts only when its stored id and source are this ses
     silo,
     { id: "t2", source: { type: "env", key: "TMUX_PANE" } },
     [17800000002],
-    sessionStorageKey(mine),
+    await sessionStorageKey(mine),
   );
   const session = sessionWith(ws, { JP_SESSION: "t2" });
   const workspace = await Workspace.open(ws.root, session.env);
@@ -230,7 +231,9 @@ Deno.test("a session file counts only when its stored id and source are this ses
     KeywordTargetError,
   );
   // jp's legacy layout: named by the bare value, without `id`.
-  await Deno.remove(join(silo, "sessions", `${sessionStorageKey(mine)}.json`));
+  await Deno.remove(
+    join(silo, "sessions", `${await sessionStorageKey(mine)}.json`),
+  );
   await Deno.writeTextFile(
     join(silo, "sessions", "t2.json"),
     JSON.stringify({
@@ -294,14 +297,14 @@ Deno.test("jp's session identity: $JP_SESSION, then getsid, then the terminals' 
   );
   assert.equal(await currentJpSession(env({ JP_SESSION: "" })), undefined);
   assert.equal(
-    sessionStorageKey({ id: "4242", source: { type: "getsid" } }),
+    await sessionStorageKey({ id: "4242", source: { type: "getsid" } }),
     "getsid-4242",
   );
   // sha256("my-term") starts with these 16 hex digits.
   const { createHash } = await import("node:crypto");
   const digest = createHash("sha256").update("my-term").digest("hex");
   assert.equal(
-    sessionStorageKey({
+    await sessionStorageKey({
       id: "my-term",
       source: { type: "env", key: "JP-SESSION" },
     }),

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { sha256Hex } from "../../src/workspace/sha256.ts";
+import { sha256Hex } from "../../src/platform/sha256.ts";
 import {
   PROMPT_VERSION,
   SUMMARY_INSTRUCTIONS,

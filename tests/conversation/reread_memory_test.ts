@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import {
-  beginRead,
-  contentKeyMemo,
   MAX_REMEMBERED_CHARS,
   PositionMemo,
-  rememberRereads,
+  RereadMemory,
 } from "../../src/conversation/reread_memory.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { turnContentKey } from "../../src/summary/turn_content_key.ts";
+import {
+  turnContentKey,
+  turnContentKeys,
+} from "../../src/summary/turn_content_key.ts";
 
 const encoder = new TextEncoder();
 
@@ -29,8 +30,9 @@ function releasedFile(requests: string[]): Uint8Array {
   return encoder.encode(`${JSON.stringify(entries, null, 2)}\n`);
 }
 
-/** What a stream's entries and turns are, compared field by field. */
-function shape(stream: ConversationStream) {
+/** What a file's entries and turns are, read with `memory`, field by field. */
+async function shape(bytes: Uint8Array, memory?: RereadMemory) {
+  const stream = ConversationStream.parse(bytes, { memory });
   return {
     entries: stream.entries.map((entry) => ({
       text: entry.text,
@@ -38,18 +40,8 @@ function shape(stream: ConversationStream) {
       timestamp: entry.timestamp,
       eventId: entry.eventId,
     })),
-    keys: stream.turns().map(turnContentKey),
+    keys: await turnContentKeys(stream.turns(), { memory }),
   };
-}
-
-/** Runs `body` with the memory on, and turns it off after. */
-function withMemory(body: () => void): void {
-  rememberRereads();
-  try {
-    body();
-  } finally {
-    rememberRereads(false);
-  }
 }
 
 Deno.test("PositionMemo gives a value back only for the same texts at the same position", () => {
@@ -80,67 +72,74 @@ Deno.test("PositionMemo keeps the last read's values until the one after it", ()
   assert.equal(memo.get(0, "kept"), undefined);
 });
 
-Deno.test("with the memory on, a file read again gives the same entries and keys as a fresh read", () => {
+Deno.test("with a memory, a file read again gives the same entries and keys as a fresh read", async () => {
   const first = releasedFile(["one", "two", "three"]);
   // jp's next save: the same turns and a new one.
   const second = releasedFile(["one", "two", "three", "four"]);
-  const fresh = shape(ConversationStream.parse(second));
-  withMemory(() => {
-    shape(ConversationStream.parse(first));
-    assert.deepEqual(shape(ConversationStream.parse(second)), fresh);
-    assert.deepEqual(shape(ConversationStream.parse(second)), fresh);
-  });
+  const fresh = await shape(second);
+  const memory = new RereadMemory();
+  await shape(first, memory);
+  assert.deepEqual(await shape(second, memory), fresh);
+  assert.deepEqual(await shape(second, memory), fresh);
 });
 
-Deno.test("with the memory on, a read leaves what it computed for the next read", () => {
-  withMemory(() => {
-    const stream = ConversationStream.parse(releasedFile(["one", "two"]));
-    const turn = stream.turns()[1]!;
-    const key = turnContentKey(turn);
-    const request = stream.entries[4]!;
-    const entries = beginRead(1)!;
-    assert.deepEqual(entries.get(4, request.text), {
-      type: "chat_request",
-      timestamp: request.timestamp,
-      eventId: undefined,
-      callId: undefined,
-    });
-    const texts = turn.events.slice(1).map((entry) => entry.text);
-    assert.equal(contentKeyMemo()!.get(1, texts), key);
+Deno.test("with a memory, a read leaves what it computed for the next read", async () => {
+  const memory = new RereadMemory();
+  const stream = ConversationStream.parse(releasedFile(["one", "two"]), {
+    memory,
   });
+  const turn = stream.turns()[1]!;
+  const [, key] = await turnContentKeys(stream.turns(), { memory });
+  assert.equal(key, await turnContentKey(turn));
+  const request = stream.entries[4]!;
+  const entries = memory.beginRead(1)!;
+  assert.deepEqual(entries.get(4, request.text), {
+    type: "chat_request",
+    timestamp: request.timestamp,
+    eventId: undefined,
+    callId: undefined,
+  });
+  const texts = turn.events.slice(1).map((entry) => entry.text);
+  assert.equal(memory.contentKeys()!.get(1, texts), key);
 });
 
-Deno.test("with the memory on, an entry or a turn whose text changed in place is read afresh", () => {
+Deno.test("with a memory, an entry or a turn whose text changed in place is read afresh", async () => {
   // Same lengths and positions, one character apart: only the text tells.
   const before = releasedFile(["aaaa", "bbbb", "cccc"]);
   const after = releasedFile(["aaaa", "bbxb", "cccc"]);
-  const fresh = shape(ConversationStream.parse(after));
-  withMemory(() => {
-    const old = shape(ConversationStream.parse(before));
-    const now = shape(ConversationStream.parse(after));
-    assert.deepEqual(now, fresh);
-    assert.notEqual(now.keys[1], old.keys[1], "the changed turn's key");
-    assert.equal(now.keys[0], old.keys[0]);
-  });
+  const fresh = await shape(after);
+  const memory = new RereadMemory();
+  const old = await shape(before, memory);
+  const now = await shape(after, memory);
+  assert.deepEqual(now, fresh);
+  assert.notEqual(now.keys[1], old.keys[1], "the changed turn's key");
+  assert.equal(now.keys[0], old.keys[0]);
   // An entry's timestamp, the same length: its identity follows the text.
   const stamped = new TextDecoder().decode(after).replace(
     '"2026-01-01 00:00:11.1"',
     '"2026-01-01 00:00:11.9"',
   );
-  withMemory(() => {
-    ConversationStream.parse(after);
-    const entry = ConversationStream.parse(encoder.encode(stamped)).entries[4]!;
-    assert.equal(entry.timestamp, "2026-01-01 00:00:11.9");
-  });
+  const again = new RereadMemory();
+  ConversationStream.parse(after, { memory: again });
+  const entry = ConversationStream.parse(encoder.encode(stamped), {
+    memory: again,
+  }).entries[4]!;
+  assert.equal(entry.timestamp, "2026-01-01 00:00:11.9");
 });
 
-Deno.test("the memory is off unless turned on, and keeps nothing of a text that is too large", () => {
-  assert.equal(beginRead(10), undefined);
-  assert.equal(contentKeyMemo(), undefined);
-  withMemory(() => {
-    assert.notEqual(beginRead(10), undefined);
-    assert.notEqual(contentKeyMemo(), undefined);
-    assert.equal(beginRead(MAX_REMEMBERED_CHARS + 1), undefined);
-    assert.equal(contentKeyMemo(), undefined);
-  });
+Deno.test("a memory keeps nothing of a text that is too large, and a read without one remembers nothing", async () => {
+  const memory = new RereadMemory();
+  assert.equal(memory.contentKeys(), undefined, "no read yet");
+  assert.notEqual(memory.beginRead(10), undefined);
+  assert.notEqual(memory.contentKeys(), undefined);
+  assert.equal(memory.beginRead(MAX_REMEMBERED_CHARS + 1), undefined);
+  assert.equal(memory.contentKeys(), undefined);
+  // Another reader's parse, with no memory, leaves this one's untouched.
+  const bytes = releasedFile(["one"]);
+  const mine = new RereadMemory();
+  await shape(bytes, mine);
+  await shape(releasedFile(["other"]));
+  const texts = ConversationStream.parse(bytes).turns()[0]!.events.slice(1)
+    .map((entry) => entry.text);
+  assert.notEqual(mine.contentKeys()!.get(0, texts), undefined);
 });

@@ -33,7 +33,9 @@ Deno.test("a stopped IdleWatch never fires and does not keep the process alive",
   // A watch that still held the process would keep it ten minutes.
   const { code, stdout, stderr } = await evalToExit(
     `import { IdleWatch } from ${
-      JSON.stringify(new URL("../../src/platform/idle_watch.ts", import.meta.url))
+      JSON.stringify(
+        new URL("../../src/platform/idle_watch.ts", import.meta.url),
+      )
     };
     const watch = new IdleWatch(600_000, () => console.log("idle"));
     watch.touch();

@@ -36,9 +36,9 @@ Deno.test("estimateTokens() counts a token per three UTF-8 bytes, rounding up", 
   assert.equal(estimateTokens("😀😀😀"), 4);
 });
 
-Deno.test("packNewest() packs newest first up to batch_size", () => {
+Deno.test("packNewest() packs newest first up to batch_size", async () => {
   const stream = streamOf([10, 10, 10, 10, 10, 10, 10]);
-  const { batch, oversized } = packNewest(
+  const { batch, oversized } = await packNewest(
     newestCandidates(stream),
     { contextWindow: 8192, batchSize: 5 },
   );
@@ -52,12 +52,12 @@ Deno.test("packNewest() packs newest first up to batch_size", () => {
   );
 });
 
-Deno.test("packNewest() skips turns that alone exceed the budget and stops at the budget", () => {
+Deno.test("packNewest() skips turns that alone exceed the budget and stops at the budget", async () => {
   const window = 2000;
   const budget = requestBudget(window, 3);
   // A transcript is about a third of its request's bytes plus ~20 tokens of markup.
   const stream = streamOf([30, 3 * (budget - 60), 3 * (budget + 10), 300]);
-  const { batch, oversized } = packNewest(
+  const { batch, oversized } = await packNewest(
     newestCandidates(stream),
     { contextWindow: window, batchSize: 3 },
   );
@@ -68,7 +68,7 @@ Deno.test("packNewest() skips turns that alone exceed the budget and stops at th
     [3],
     "turn 1 would pass the budget, so packing stops",
   );
-  const next = packNewest(
+  const next = await packNewest(
     newestCandidates(streamOf([30, 3 * (budget - 60)])),
     { contextWindow: window, batchSize: 3 },
   );

@@ -9,7 +9,7 @@ Deno.test("pendingBatches() reads what pending batches cover, and nothing withou
   try {
     const env = (name: string) => name === "JPT_DATA_DIR" ? dir : undefined;
     const root = "/home/me/project";
-    assert.equal(batchStatePath(env, root), statePath(env, root));
+    assert.equal(await batchStatePath(env, root), await statePath(env, root));
     assert.deepEqual(await pendingBatches(env, root), new Map());
     assert.deepEqual(await pendingBatches(() => undefined, root), new Map());
     const { apiKeySet: _, ...endpoint } = resolveEndpoint(
@@ -24,7 +24,7 @@ Deno.test("pendingBatches() reads what pending batches cover, and nothing withou
       fingerprint: "f".repeat(64),
       content_key: key,
     });
-    await updateState(statePath(env, root), (batches) => {
+    await updateState(await statePath(env, root), (batches) => {
       batches.push({
         id: "batch_1",
         model: "openai/gpt-5-mini",
@@ -47,7 +47,7 @@ Deno.test("pendingBatches() reads what pending batches cover, and nothing withou
       ]]),
     );
     // A damaged file is left for `--resume` to report: nothing is covered.
-    await Deno.writeTextFile(statePath(env, root), "{");
+    await Deno.writeTextFile(await statePath(env, root), "{");
     assert.deepEqual(await pendingBatches(env, root), new Map());
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { turnContentKey } from "../../src/summary/turn_content_key.ts";
+import { turnContentKeys } from "../../src/summary/turn_content_key.ts";
 
 const encoder = new TextEncoder();
 
@@ -23,31 +23,29 @@ function releasedStream(): ConversationStream {
 }
 
 /** Each turn's key, computed from a fresh parse of the stream's bytes. */
-function freshKeys(stream: ConversationStream): string[] {
-  return ConversationStream.parse(stream.serialize()).turns().map(
-    turnContentKey,
-  );
+function freshKeys(stream: ConversationStream): Promise<string[]> {
+  return turnContentKeys(ConversationStream.parse(stream.serialize()).turns());
 }
 
-Deno.test("a turn's content key stays right while its turn_start gains an id and a label in place", () => {
+Deno.test("a turn's content key stays right while its turn_start gains an id and a label in place", async () => {
   const stream = releasedStream();
-  const before = stream.turns().map(turnContentKey);
+  const before = await turnContentKeys(stream.turns());
   stream.labelTurn(0, undefined, "Say the first thing");
   stream.ensureTurnId(1);
-  assert.deepEqual(stream.turns().map(turnContentKey), before);
-  assert.deepEqual(freshKeys(stream), before);
+  assert.deepEqual(await turnContentKeys(stream.turns()), before);
+  assert.deepEqual(await freshKeys(stream), before);
 });
 
-Deno.test("a turn whose content changed gets the key of its new content", () => {
+Deno.test("a turn whose content changed gets the key of its new content", async () => {
   const stream = releasedStream();
-  const before = stream.turns().map(turnContentKey);
+  const before = await turnContentKeys(stream.turns());
   stream.appendEvent({
     type: "chat_response",
     timestamp: "2026-01-01 00:00:05.0",
     message: "two",
   });
-  const after = stream.turns().map(turnContentKey);
+  const after = await turnContentKeys(stream.turns());
   assert.equal(after[0], before[0]);
   assert.notEqual(after[1], before[1]);
-  assert.deepEqual(after, freshKeys(stream));
+  assert.deepEqual(after, await freshKeys(stream));
 });

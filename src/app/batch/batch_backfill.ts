@@ -58,7 +58,7 @@ export async function batchBackfill(
 ): Promise<BatchBackfillResult> {
   const services = new Services(session, options.log);
   const workspace = await services.workspace();
-  const stateFile = statePath(session.env, workspace.root);
+  const stateFile = await statePath(session.env, workspace.root);
   if (options.forget !== undefined && options.forget.length > 0) {
     return await forgetBatches(stateFile, options.forget);
   }

@@ -114,7 +114,7 @@ async function prepareConversation(
   });
   outcome.restored.push(...restored);
   outcome.path = conversation.source.dir;
-  const candidates = uncovered(
+  const candidates = await uncovered(
     conversation.stream,
     candidateIndices(conversation.stream),
     await services.pendingBatchTurns(workspace, ref.id),
@@ -130,7 +130,7 @@ async function prepareConversation(
   });
   outcome.model = `${resolved.model.id.provider}/${resolved.model.id.name}`;
   outcome.context_window = resolved.contextWindow;
-  const leftOut = addConversationRequests(
+  const leftOut = await addConversationRequests(
     into.groups,
     ref.id,
     conversation.stream,

@@ -111,7 +111,7 @@ export async function editInteractively(
       !rewordedIds.has(turn.id)
     ) continue;
     userLabels.push({
-      contentKey: turnContentKey(turn),
+      contentKey: await turnContentKey(turn),
       index: turn.index,
       summary: turn.summary,
       source: "user" as const,

@@ -10,7 +10,7 @@
  */
 
 import type { Turn } from "../../conversation/turn.ts";
-import { turnContentKey } from "../../summary/turn_content_key.ts";
+import { turnContentKeys } from "../../summary/turn_content_key.ts";
 import {
   loadConversation,
   loadTurnHeads,
@@ -82,8 +82,11 @@ export async function listTurns(
     readOnly: true,
     keepPayloads: "requests",
   });
-  const restorable = restorableLabels(record);
+  const restorable = await restorableLabels(record, stream.turns());
   const rows: TurnRow[] = [];
+  const contentKeys = options.stale
+    ? await turnContentKeys(stream.turns())
+    : undefined;
   for (const turn of stream.turns()) {
     const row = turnRow(turn);
     // A label jp's save dropped, still in the conversation's record.
@@ -96,7 +99,9 @@ export async function listTurns(
       const bound = turn.id === undefined || turn.summary === undefined
         ? undefined
         : record.byEventId(turn.id)?.key;
-      row.stale = bound === undefined ? null : bound !== turnContentKey(turn);
+      row.stale = bound === undefined
+        ? null
+        : bound !== contentKeys![turn.index];
       row.source = labelSource(turn, record) ?? null;
     }
     rows.push(row);

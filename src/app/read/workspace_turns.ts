@@ -130,7 +130,10 @@ export async function turnViews(
     await identityOf(labels, conversation.ref),
     { listed: true },
   );
-  const restorable = restorableLabels(record);
+  const restorable = await restorableLabels(
+    record,
+    conversation.stream.turns(),
+  );
   return conversation.stream.turns().map((turn) => {
     const restored = restorable(turn);
     let content: TurnContent | undefined;

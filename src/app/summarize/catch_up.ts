@@ -13,6 +13,7 @@
  */
 
 import { candidateIndices, uncovered } from "../../summary/candidates.ts";
+import type { RereadMemory } from "../../conversation/reread_memory.ts";
 import { requestId } from "../../summary/prepared_turn.ts";
 import {
   type SkippedTurn,
@@ -48,6 +49,8 @@ export interface CatchUpOptions {
    * the lock while the files are unchanged since, instead of reading again.
    */
   loaded?: LoadedConversation;
+  /** What the caller's last read of this file computed (`jpt watch`). */
+  memory?: RereadMemory | undefined;
   /** The summary model, resolved only when there is something to summarize. */
   resolveModel: () => Promise<SummaryModel>;
   /** The most turns per request. */
@@ -186,7 +189,7 @@ export async function catchUpConversation(
   let current = opened.conversation;
   result.restored.push(...opened.restored);
   const snapshot = current.stream;
-  const candidates = chooseCandidates(opened, options);
+  const candidates = await chooseCandidates(opened, options);
   if (candidates.length === 0) {
     return {
       ...result,
@@ -291,7 +294,7 @@ export interface Opened {
 export async function openForCatchUp(
   workspace: Workspace | undefined,
   ref: ConversationRef,
-  options: Pick<CatchUpOptions, "loaded" | "labels">,
+  options: Pick<CatchUpOptions, "loaded" | "labels" | "memory">,
 ): Promise<Opened> {
   const opened = await withConversation(workspace, ref, {
     lock: "now",
@@ -302,7 +305,7 @@ export async function openForCatchUp(
       conversation.stream,
       options.labels,
       ref,
-      { recordFileLabels: true },
+      { recordFileLabels: true, memory: options.memory },
     );
     return { conversation, restored, record };
   });
@@ -336,7 +339,10 @@ async function openOrRead(
  * `force`, those it asks again for), before `beforeIndex`, not covered by a
  * pending batch, at most `maxTurns`.
  */
-function chooseCandidates(opened: Opened, options: CatchUpOptions): number[] {
+async function chooseCandidates(
+  opened: Opened,
+  options: CatchUpOptions,
+): Promise<number[]> {
   const snapshot = opened.conversation.stream;
   const wanted = [
     ...candidateIndices(snapshot),
@@ -344,11 +350,11 @@ function chooseCandidates(opened: Opened, options: CatchUpOptions): number[] {
       ? []
       : labelsToRedo(snapshot, opened.record, options.force)),
   ].sort((a, b) => b - a);
-  return uncovered(
+  return (await uncovered(
     snapshot,
     wanted.filter((index) => index < (options.beforeIndex ?? Infinity)),
     options.covered ?? new Set(),
-  ).slice(0, options.maxTurns ?? Infinity);
+  )).slice(0, options.maxTurns ?? Infinity);
 }
 
 /** A request the caller stopped: reported as interrupted, without the abort's message. */

@@ -47,7 +47,7 @@ export async function planConversation(
   const record = await labels.store.read(
     await identityOf(labels, conversation.ref),
   );
-  const restorable = restorableLabels(record);
+  const restorable = await restorableLabels(record, stream.turns());
   const restored: SummarizedTurn[] = [];
   for (const turn of stream.turns()) {
     const entry = restorable(turn);
@@ -59,7 +59,7 @@ export async function planConversation(
     });
   }
   const restoring = new Set(restored.map((turn) => turn.index));
-  const plan = planCatchUp(stream, {
+  const plan = await planCatchUp(stream, {
     contextWindow: options.contextWindow,
     batchSize: options.batchSize,
     candidates: [

@@ -60,7 +60,7 @@ export async function summarizeLastTurn(
     const resolved = await services.resolveSummaryModel(config, { signal });
     const copy = ConversationStream.parse(conversation.stream.serialize());
     const id = copy.ensureTurnId(last.index)!;
-    const packing = packNewest([copy.turns()[last.index]!], {
+    const packing = await packNewest([copy.turns()[last.index]!], {
       contextWindow: resolved.contextWindow.tokens,
       batchSize: 1,
     });

@@ -28,7 +28,7 @@ import {
   listConversations,
 } from "../../workspace/conversation_ref.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
-import { rememberRereads } from "../../conversation/reread_memory.ts";
+import { RereadMemory } from "../../conversation/reread_memory.ts";
 import { catchUpConversation, type CatchUpResult } from "./catch_up.ts";
 import { currentWorkspace, type Session } from "../session.ts";
 import { Services } from "../services.ts";
@@ -99,9 +99,6 @@ export async function watchWorkspace(
   options: WatchOptions,
 ): Promise<void> {
   const workspace = await currentWorkspace(session);
-  // Every jp save is read again: what the last read computed from the
-  // entries and turns that did not change is looked up, not recomputed.
-  if (!options.once) rememberRereads();
   const watcher = new Watcher(session, workspace, options);
   options.onAction(action("", "started", { detail: workspace.root }));
   // Watching starts before the first catch-up: a jp save meanwhile is seen.
@@ -131,12 +128,19 @@ class Watcher {
   /** Each conversation's files as the last visit left them (jpt's own write included). */
   readonly #visited = new Map<string, string>();
   #busy = Promise.resolve();
+  /**
+   * What the last read computed from its entries and turns: every jp save
+   * is read again, and what did not change is looked up, not recomputed
+   * (one memory, as reads are one after another; none with `--once`).
+   */
+  readonly #memory: RereadMemory | undefined;
 
   constructor(session: Session, workspace: Workspace, options: WatchOptions) {
     this.#workspace = workspace;
     this.#options = options;
     this.#services = new Services(session, options.log);
     this.#labels = this.#services.labels(workspace);
+    this.#memory = options.once ? undefined : new RereadMemory();
   }
 
   /** Starts watching the conversations folders (events are kept until read). */
@@ -266,7 +270,8 @@ class Watcher {
     // The event of jpt's own write (or a touch): nothing changed since.
     const before = conversationStamp(ref);
     if (this.#visited.get(ref.id) === before) return undefined;
-    const loaded = await loadConversation(ref);
+    const memory = this.#memory;
+    const loaded = await loadConversation(ref, { memory });
     const loadedConfig = await services.config(this.#workspace, loaded);
     const config = loadedConfig.values;
     const settings = turnSummarySettings(config);
@@ -281,6 +286,7 @@ class Watcher {
       resolveModel: () => services.summaryModel(config, this.#options.signal),
       labels: this.#labels,
       loaded,
+      memory,
       covered: await services.pendingBatchTurns(this.#workspace, ref.id),
       ...(this.#options.log ? { log: this.#options.log } : {}),
     }).catch((error) => {

@@ -91,7 +91,7 @@ export async function backgroundCatchUp(
     restored: restored.length,
     forWorker: 0,
   };
-  const candidates = uncovered(
+  const candidates = await uncovered(
     conversation.stream,
     candidateIndices(conversation.stream).filter((index) =>
       index < options.beforeIndex
