@@ -16,6 +16,7 @@ export {
   canonicalEntryTree,
   CONVERSATION_EVENT_TYPES,
   Entry,
+  type EntryIdentity,
 } from "./src/conversation/entry.ts";
 export { EventsSyntaxError } from "./src/conversation/scan_events.ts";
 export {
@@ -111,6 +112,10 @@ export {
   type PreparedTurn,
   prepareTurns,
 } from "./src/summary/prepared_turn.ts";
+export {
+  PositionMemo,
+  RereadMemory,
+} from "./src/conversation/reread_memory.ts";
 export type { Summarizer } from "./src/summary/summarizer.ts";
 export type {
   SkippedTurn,

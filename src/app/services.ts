@@ -117,9 +117,9 @@ export class Services {
     options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
   ): Promise<ResolvedSummaryModel> {
     // Loaded on first use: a flow that only reads labels never loads models.
-    const { resolveSummaryModel } = await importLazily<
-      typeof import("../summary/summary_model.ts")
-    >("summary/summary_model.ts");
+    const { resolveSummaryModel } = await importLazily(
+      "summary/summary_model.ts",
+    );
     return await resolveSummaryModel(config, this.session.env, {
       windows: this.#windows,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -134,9 +134,7 @@ export class Services {
    * @returns The summarizer with the window it packs for.
    */
   async summaryModelOf(resolved: ResolvedSummaryModel): Promise<SummaryModel> {
-    const { createSummarizer } = await importLazily<
-      typeof import("../summary/summary_model.ts")
-    >("summary/summary_model.ts");
+    const { createSummarizer } = await importLazily("summary/summary_model.ts");
     return {
       summarizer: await createSummarizer(
         resolved,
@@ -190,9 +188,7 @@ export class Services {
    * @returns The model, its endpoint and a client.
    */
   async titleModel(config: ConfigTable): Promise<TitleModel> {
-    const { resolveTitleModel } = await importLazily<
-      typeof import("../task/title_task.ts")
-    >("task/title_task.ts");
+    const { resolveTitleModel } = await importLazily("task/title_task.ts");
     return await resolveTitleModel(
       config,
       this.session.env,
@@ -231,9 +227,7 @@ export class Services {
    * @returns The client.
    */
   async chatClient(endpoint: ProviderEndpoint): Promise<ChatClient> {
-    const { createChatClient } = await importLazily<
-      typeof import("../llm/chat_client.ts")
-    >("llm/chat_client.ts");
+    const { createChatClient } = await importLazily("llm/chat_client.ts");
     return await createChatClient(endpoint, this.session.env);
   }
 

@@ -69,12 +69,8 @@ export async function effectiveConfig(
 ): Promise<LoadedConfig> {
   // Loaded on first use: listing turns of a named conversation reads no config.
   const [{ loadConfig }, { readBaseConfig }] = await Promise.all([
-    importLazily<typeof import("../config/load_config.ts")>(
-      "config/load_config.ts",
-    ),
-    importLazily<typeof import("../config/config_file.ts")>(
-      "config/config_file.ts",
-    ),
+    importLazily("config/load_config.ts"),
+    importLazily("config/config_file.ts"),
   ]);
   const loaded = await loadConfig({
     env: session.env,

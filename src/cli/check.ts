@@ -54,9 +54,7 @@ export function addCheckCommand(
       "first move keys released jp rejects from jp's config files into .jp/jpt.toml (the diff is shown)",
     )
     .action(async (paths, opts) => {
-      const { checkPaths } = await importLazily<
-        typeof import("../app/read/check_paths.ts")
-      >("app/read/check_paths.ts");
+      const { checkPaths } = await importLazily("app/read/check_paths.ts");
       const context = deps.context();
       const report = await checkPaths(context, paths, {
         fix: opts.fix === true,
@@ -84,9 +82,9 @@ export function addCheckCommand(
         }
       }
       if (opts.format === "github") {
-        const { githubAnnotations } = await importLazily<
-          typeof import("./check_annotations.ts")
-        >("cli/check_annotations.ts");
+        const { githubAnnotations } = await importLazily(
+          "cli/check_annotations.ts",
+        );
         context.io.out(
           await githubAnnotations(
             context.cwd,

@@ -15,7 +15,11 @@
 
 import type { CommandUnknownOpts } from "./command.ts";
 import type { CommandDeps } from "./command_deps.ts";
-import { importLazily } from "../platform/lazy_import.ts";
+import {
+  importLazily,
+  type LazyModule,
+  type LazyPath,
+} from "../platform/lazy_import.ts";
 
 /** Declares a command on the program. */
 export type AddCommand = (
@@ -33,127 +37,48 @@ export interface CommandEntry {
   needsTree?: true;
 }
 
+/**
+ * A command's entry: its names, and the module and export that declare it
+ * (the path and the export are checked against `lazy_modules.ts`).
+ */
+function command<P extends LazyPath>(
+  names: readonly string[],
+  path: P,
+  addCommand: keyof LazyModule<P>,
+  needsTree = false,
+): CommandEntry {
+  return {
+    names,
+    load: async () => (await importLazily(path))[addCommand] as AddCommand,
+    ...(needsTree ? { needsTree: true as const } : {}),
+  };
+}
+
 /** The commands, in help order. */
 export const COMMANDS: readonly CommandEntry[] = [
-  {
-    names: ["init"],
-    load: async () =>
-      (await importLazily<typeof import("./init.ts")>("cli/init.ts"))
-        .addInitCommand,
-  },
-  {
-    names: ["conversation", "c", "conversations"],
-    load: async () =>
-      (await importLazily<typeof import("./conversation_ls.ts")>(
-        "cli/conversation_ls.ts",
-      )).addConversationCommand,
-  },
-  {
-    names: ["turns"],
-    load: async () =>
-      (await importLazily<typeof import("./turns.ts")>("cli/turns.ts"))
-        .addTurnsCommand,
-  },
-  {
-    names: ["find"],
-    load: async () =>
-      (await importLazily<typeof import("./find.ts")>("cli/find.ts"))
-        .addFindCommand,
-  },
-  {
-    names: ["show"],
-    load: async () =>
-      (await importLazily<typeof import("./show.ts")>("cli/show.ts"))
-        .addShowCommand,
-  },
-  {
-    names: ["outline"],
-    load: async () =>
-      (await importLazily<typeof import("./outline.ts")>("cli/outline.ts"))
-        .addOutlineCommand,
-  },
-  {
-    names: ["check"],
-    load: async () =>
-      (await importLazily<typeof import("./check.ts")>("cli/check.ts"))
-        .addCheckCommand,
-  },
-  {
-    names: ["query", "q"],
-    load: async () =>
-      (await importLazily<typeof import("./query.ts")>("cli/query.ts"))
-        .addQueryCommand,
-  },
-  {
-    names: ["edit"],
-    load: async () =>
-      (await importLazily<typeof import("./edit.ts")>("cli/edit.ts"))
-        .addEditCommand,
-  },
-  {
-    names: ["summarize"],
-    load: async () =>
-      (await importLazily<typeof import("./summarize.ts")>("cli/summarize.ts"))
-        .addSummarizeCommand,
-  },
-  {
-    names: ["completions"],
-    load: async () =>
-      (await importLazily<typeof import("./completions.ts")>(
-        "cli/completions.ts",
-      )).addCompletionsCommand,
-    needsTree: true,
-  },
-  {
-    names: ["config", "cfg"],
-    load: async () =>
-      (await importLazily<typeof import("./config_show.ts")>(
-        "cli/config_show.ts",
-      )).addConfigCommand,
-  },
-  {
-    names: ["models"],
-    load: async () =>
-      (await importLazily<typeof import("./models.ts")>("cli/models.ts"))
-        .addModelsCommand,
-  },
-  {
-    names: ["watch"],
-    load: async () =>
-      (await importLazily<typeof import("./watch.ts")>("cli/watch.ts"))
-        .addWatchCommand,
-  },
-  {
-    names: ["worker"],
-    load: async () =>
-      (await importLazily<typeof import("./worker.ts")>("cli/worker.ts"))
-        .addWorkerCommand,
-  },
-  {
-    names: ["log"],
-    load: async () =>
-      (await importLazily<typeof import("./log.ts")>("cli/log.ts"))
-        .addLogCommand,
-  },
-  {
-    names: ["usage"],
-    load: async () =>
-      (await importLazily<typeof import("./usage.ts")>("cli/usage.ts"))
-        .addUsageCommand,
-  },
-  {
-    names: ["plugin"],
-    load: async () =>
-      (await importLazily<typeof import("./plugin.ts")>("cli/plugin.ts"))
-        .addPluginCommand,
-  },
-  {
-    names: ["man"],
-    load: async () =>
-      (await importLazily<typeof import("./man.ts")>("cli/man.ts"))
-        .addManCommand,
-    needsTree: true,
-  },
+  command(["init"], "cli/init.ts", "addInitCommand"),
+  command(
+    ["conversation", "c", "conversations"],
+    "cli/conversation_ls.ts",
+    "addConversationCommand",
+  ),
+  command(["turns"], "cli/turns.ts", "addTurnsCommand"),
+  command(["find"], "cli/find.ts", "addFindCommand"),
+  command(["show"], "cli/show.ts", "addShowCommand"),
+  command(["outline"], "cli/outline.ts", "addOutlineCommand"),
+  command(["check"], "cli/check.ts", "addCheckCommand"),
+  command(["query", "q"], "cli/query.ts", "addQueryCommand"),
+  command(["edit"], "cli/edit.ts", "addEditCommand"),
+  command(["summarize"], "cli/summarize.ts", "addSummarizeCommand"),
+  command(["completions"], "cli/completions.ts", "addCompletionsCommand", true),
+  command(["config", "cfg"], "cli/config_show.ts", "addConfigCommand"),
+  command(["models"], "cli/models.ts", "addModelsCommand"),
+  command(["watch"], "cli/watch.ts", "addWatchCommand"),
+  command(["worker"], "cli/worker.ts", "addWorkerCommand"),
+  command(["log"], "cli/log.ts", "addLogCommand"),
+  command(["usage"], "cli/usage.ts", "addUsageCommand"),
+  command(["plugin"], "cli/plugin.ts", "addPluginCommand"),
+  command(["man"], "cli/man.ts", "addManCommand", true),
 ];
 
 /** Global options that take a value (their value is not the command word). */

@@ -76,9 +76,7 @@ async function showConfig(
   key: string | undefined,
   options: ConfigShowOptions,
 ): Promise<number> {
-  const { inspectedConfig } = await importLazily<
-    typeof import("../app/conversation_target.ts")
-  >("app/conversation_target.ts");
+  const { inspectedConfig } = await importLazily("app/conversation_target.ts");
   const config = await inspectedConfig(context, options.conversation);
   if (key !== undefined && !/^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/.test(key)) {
     throw new UsageError(`"${key}" is not a dotted config key`);

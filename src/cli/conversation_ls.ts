@@ -40,9 +40,9 @@ export function addConversationCommand(
         "Examples:\n  jpt conversation ls\n  jpt c ls --json\n",
     )
     .action(async (opts) => {
-      const { listConversations } = await importLazily<
-        typeof import("../app/read/list_conversations.ts")
-      >("app/read/list_conversations.ts");
+      const { listConversations } = await importLazily(
+        "app/read/list_conversations.ts",
+      );
       const context = deps.context();
       const { rows, errors, warnings } = await listConversations(context);
       for (const warning of warnings) {
@@ -59,9 +59,7 @@ export function addConversationCommand(
           // string-width loads only for a table that needs it.
           const widths = allPrintableAscii(cells.flat())
             ? asciiColumns
-            : await importLazily<typeof import("./columns.ts")>(
-              "cli/columns.ts",
-            );
+            : await importLazily("cli/columns.ts");
           context.io.out(
             formatTable(cells, context.outStyle, context.io.columns, widths),
           );

@@ -54,12 +54,10 @@ export function addEditCommand(
         "Examples:\n  jpt edit -i\n  EDITOR=nano jpt edit --events jp-c17800000000\n",
     )
     .action(async (target, opts) => {
-      const { editConversation, editMode } = await importLazily<
-        typeof import("../app/edit/edit_conversation.ts")
-      >("app/edit/edit_conversation.ts");
-      const { runEditor } = await importLazily<
-        typeof import("../edit/run_editor.ts")
-      >("edit/run_editor.ts");
+      const { editConversation, editMode } = await importLazily(
+        "app/edit/edit_conversation.ts",
+      );
+      const { runEditor } = await importLazily("edit/run_editor.ts");
       const context = deps.context();
       const outcome = await editConversation(context, {
         target,

@@ -46,9 +46,7 @@ export function addFindCommand(
         'Examples:\n  jpt find RwLock\n  jpt find -E "mutex|rwlock" --json\n  jpt find --tools cargo test\n',
     )
     .action(async (patterns, opts) => {
-      const { findTurns } = await importLazily<
-        typeof import("../app/read/find_turns.ts")
-      >("app/read/find_turns.ts");
+      const { findTurns } = await importLazily("app/read/find_turns.ts");
       const context = deps.context();
       let result: Awaited<ReturnType<typeof findTurns>>;
       try {

@@ -31,9 +31,9 @@ export function addInitCommand(
         "Examples:\n  jpt init\n  jpt init ~/src/my-project\n",
     )
     .action(async (dir) => {
-      const { initWorkspace } = await importLazily<
-        typeof import("../app/setup/init_workspace.ts")
-      >("app/setup/init_workspace.ts");
+      const { initWorkspace } = await importLazily(
+        "app/setup/init_workspace.ts",
+      );
       const context = deps.context();
       const storage = await initWorkspace(resolve(context.cwd, dir ?? "."));
       context.io.err(

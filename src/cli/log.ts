@@ -29,9 +29,9 @@ export function addLogCommand(
         "workers never print to the terminal, they log here.\n\nExamples:\n  jpt log\n  jpt log -n 100\n",
     )
     .action(async (opts) => {
-      const { tailLines, workerLogPath } = await importLazily<
-        typeof import("../workspace/worker_log.ts")
-      >("workspace/worker_log.ts");
+      const { tailLines, workerLogPath } = await importLazily(
+        "workspace/worker_log.ts",
+      );
       const context = deps.context();
       const path = workerLogPath(context.env);
       if (path === undefined) {

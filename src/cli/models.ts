@@ -44,9 +44,9 @@ export function addModelsCommand(
         "Examples:\n  jpt models\n  jpt models --new\n  jpt models --json --id jp-c17800000000\n",
     )
     .action(async (opts) => {
-      const { describeModels } = await importLazily<
-        typeof import("../app/read/describe_models.ts")
-      >("app/read/describe_models.ts");
+      const { describeModels } = await importLazily(
+        "app/read/describe_models.ts",
+      );
       const context = deps.context();
       const report = await describeModels(context, {
         conversation: opts.id ?? opts.conversation,

@@ -38,9 +38,9 @@ export function addOutlineCommand(
         "Examples:\n  jpt outline\n  jpt outline jp-c17800000000 >> pr-description.md\n",
     )
     .action(async (conversation, opts) => {
-      const { conversationView } = await importLazily<
-        typeof import("../app/read/conversation_view.ts")
-      >("app/read/conversation_view.ts");
+      const { conversationView } = await importLazily(
+        "app/read/conversation_view.ts",
+      );
       const context = deps.context();
       const view = await conversationView(context, conversation);
       if (opts.format === "json") {

@@ -42,9 +42,9 @@ export function addPluginCommand(
     .option("--dir <dir>", "where (default: jp's user-local plugin directory)")
     .option("--force", "replace jp-NAME files jpt did not write")
     .action(async (opts) => {
-      const { defaultPluginDir, installPlugins } = await importLazily<
-        typeof import("./plugin_install.ts")
-      >("cli/plugin_install.ts");
+      const { defaultPluginDir, installPlugins } = await importLazily(
+        "cli/plugin_install.ts",
+      );
       const context = deps.context();
       const dir = opts.dir ?? defaultPluginDir(context.env);
       const written = await installPlugins(dir, {
@@ -58,9 +58,9 @@ export function addPluginCommand(
     .description("remove the launchers jpt wrote")
     .option("--dir <dir>", "where (default: jp's user-local plugin directory)")
     .action(async (opts) => {
-      const { defaultPluginDir, uninstallPlugins } = await importLazily<
-        typeof import("./plugin_install.ts")
-      >("cli/plugin_install.ts");
+      const { defaultPluginDir, uninstallPlugins } = await importLazily(
+        "cli/plugin_install.ts",
+      );
       const context = deps.context();
       const removed = await uninstallPlugins(
         opts.dir ?? defaultPluginDir(context.env),
@@ -73,9 +73,9 @@ export function addPluginCommand(
     .option("--dir <dir>", "where (default: jp's user-local plugin directory)")
     .addOption(jsonOption())
     .action(async (opts) => {
-      const { defaultPluginDir, pluginStates } = await importLazily<
-        typeof import("./plugin_install.ts")
-      >("cli/plugin_install.ts");
+      const { defaultPluginDir, pluginStates } = await importLazily(
+        "cli/plugin_install.ts",
+      );
       const context = deps.context();
       const states = await pluginStates(
         opts.dir ?? defaultPluginDir(context.env),

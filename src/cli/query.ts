@@ -67,9 +67,7 @@ export function addQueryCommand(
     .action(async (words, opts) => {
       // What runs before the request is sent holds it back: the worker's
       // start, the spinner and the notes load when they are needed.
-      const { runTurn } = await importLazily<
-        typeof import("../app/turn/run_turn.ts")
-      >("app/turn/run_turn.ts");
+      const { runTurn } = await importLazily("app/turn/run_turn.ts");
       const base = deps.context();
       const context = opts.model === undefined
         ? base
@@ -88,9 +86,7 @@ export function addQueryCommand(
         noTitle: opts.title === false,
         signal: deps.signal,
         handOff: async (session, job) =>
-          (await importLazily<typeof import("./hand_off.ts")>(
-            "cli/hand_off.ts",
-          )).startWorker(session, job),
+          (await importLazily("cli/hand_off.ts")).startWorker(session, job),
         // A person at a terminal sees the wait and can stop it; a script
         // fails fast, as before.
         ...(context.io.stderrIsTerminal
@@ -110,9 +106,7 @@ export function addQueryCommand(
         );
       }
       if (context.io.stderrIsTerminal) {
-        const { showWorkerNotes } = await importLazily<
-          typeof import("./worker_notes.ts")
-        >("cli/worker_notes.ts");
+        const { showWorkerNotes } = await importLazily("cli/worker_notes.ts");
         await showWorkerNotes(context, outcome);
       }
       for (const problem of outcome.problems) {
@@ -155,9 +149,7 @@ async function readMessage(
 
 /** Opens the editor on an empty message file, as jp does, and reads it back. */
 async function composeInEditor(context: CliContext): Promise<string> {
-  const { runEditor } = await importLazily<
-    typeof import("../edit/run_editor.ts")
-  >("edit/run_editor.ts");
+  const { runEditor } = await importLazily("edit/run_editor.ts");
   const dir = await Deno.makeTempDir({ prefix: "jpt-query-" });
   try {
     const file = "QUERY_MESSAGE.md";
@@ -222,9 +214,7 @@ class SpinnerControl {
     const since = performance.now();
     const delay = this.#delay = new Deadline(SPINNER_DELAY_MS);
     delay.signal.addEventListener("abort", async () => {
-      const { startSpinner } = await importLazily<
-        typeof import("./spinner.ts")
-      >("cli/spinner.ts");
+      const { startSpinner } = await importLazily("cli/spinner.ts");
       if (!this.#answered) this.#spinner = startSpinner(write, text, since);
     }, { once: true });
   }

@@ -19,9 +19,7 @@ import { importLazily } from "../platform/lazy_import.ts";
  * ends as soon as the plugin sent `exit` (jp keeps its input open).
  */
 async function servePluginProcess(name: string): Promise<number> {
-  const { servePlugin } = await importLazily<typeof import("./plugin_run.ts")>(
-    "cli/plugin_run.ts",
-  );
+  const { servePlugin } = await importLazily("cli/plugin_run.ts");
   const stdout = Deno.stdout;
   const encoder = new TextEncoder();
   const write = (text: string) => {

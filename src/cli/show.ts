@@ -45,9 +45,9 @@ export function addShowCommand(
         "Examples:\n  jpt show\n  jpt show jp-c17800000000 --turn 2\n  jpt show --turn k3m9x2a --json\n",
     )
     .action(async (conversation, opts) => {
-      const { conversationView } = await importLazily<
-        typeof import("../app/read/conversation_view.ts")
-      >("app/read/conversation_view.ts");
+      const { conversationView } = await importLazily(
+        "app/read/conversation_view.ts",
+      );
       const context = deps.context();
       const view = await conversationView(context, conversation);
       const turns = opts.turn === undefined

@@ -153,9 +153,7 @@ async function runBatch(
   },
   signal: AbortSignal,
 ): Promise<number> {
-  const { runBatchBackfill } = await importLazily<
-    typeof import("./summarize_batch.ts")
-  >("cli/summarize_batch.ts");
+  const { runBatchBackfill } = await importLazily("cli/summarize_batch.ts");
   return await runBatchBackfill(context, {
     targets,
     all: opts.all === true,
@@ -183,15 +181,11 @@ async function runDirectBackfill(
   },
   deps: CommandDeps,
 ): Promise<void> {
-  const { backfill, backfillTotals } = await importLazily<
-    typeof import("../app/summarize/backfill.ts")
-  >("app/summarize/backfill.ts");
-  const { PROMPT_VERSION } = await importLazily<
-    typeof import("../summary/prompt.ts")
-  >("summary/prompt.ts");
-  const { BackfillProgress } = await importLazily<
-    typeof import("./backfill_progress.ts")
-  >("cli/backfill_progress.ts");
+  const { backfill, backfillTotals } = await importLazily(
+    "app/summarize/backfill.ts",
+  );
+  const { PROMPT_VERSION } = await importLazily("summary/prompt.ts");
+  const { BackfillProgress } = await importLazily("cli/backfill_progress.ts");
   const dryRun = opts.dryRun === true;
   const live = context.io.stderrIsTerminal && !context.verbose;
   const columns = context.io.stderrColumns;
@@ -202,9 +196,7 @@ async function runDirectBackfill(
     width: live && columns !== undefined
       ? {
         columns,
-        fit: (await importLazily<typeof import("./columns.ts")>(
-          "cli/columns.ts",
-        )).fitColumns,
+        fit: (await importLazily("cli/columns.ts")).fitColumns,
       }
       : undefined,
   });

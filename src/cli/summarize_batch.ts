@@ -50,15 +50,9 @@ export async function runBatchBackfill(
   options: BatchRunOptions,
   signal: AbortSignal,
 ): Promise<number> {
-  const { batchBackfill } = await importLazily<
-    typeof import("../app/batch/batch_backfill.ts")
-  >("app/batch/batch_backfill.ts");
-  const { backfillTotals } = await importLazily<
-    typeof import("../app/summarize/backfill.ts")
-  >("app/summarize/backfill.ts");
-  const { PROMPT_VERSION } = await importLazily<
-    typeof import("../summary/prompt.ts")
-  >("summary/prompt.ts");
+  const { batchBackfill } = await importLazily("app/batch/batch_backfill.ts");
+  const { backfillTotals } = await importLazily("app/summarize/backfill.ts");
+  const { PROMPT_VERSION } = await importLazily("summary/prompt.ts");
   const seconds = Number(context.env(BATCH_POLL_ENV));
   const shown = new Map<string, string>();
   const result = await batchBackfill(context, {

@@ -68,21 +68,15 @@ export function addTurnsCommand(
             "--all lists every conversation: leave out the conversation and --stale",
           );
         }
-        const { runTurnsAll } = await importLazily<
-          typeof import("./turns_all.ts")
-        >("cli/turns_all.ts");
+        const { runTurnsAll } = await importLazily("cli/turns_all.ts");
         await runTurnsAll(deps, opts);
         return;
       }
       if (opts.last !== undefined || opts.since !== undefined) {
         throw new UsageError("-n and --since go with --all");
       }
-      const { listTurns } = await importLazily<
-        typeof import("../app/read/list_turns.ts")
-      >("app/read/list_turns.ts");
-      const { NoConversationsError } = await importLazily<
-        typeof import("../app/session.ts")
-      >("app/session.ts");
+      const { listTurns } = await importLazily("app/read/list_turns.ts");
+      const { NoConversationsError } = await importLazily("app/session.ts");
       const context = deps.context();
       let rows: TurnRow[];
       try {

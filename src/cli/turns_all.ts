@@ -22,12 +22,8 @@ export async function runTurnsAll(
   opts: { last?: number; since?: string; json?: true },
 ): Promise<void> {
   const [{ allConversationTurns }, { turnRecord }] = await Promise.all([
-    importLazily<typeof import("../app/read/conversation_view.ts")>(
-      "app/read/conversation_view.ts",
-    ),
-    importLazily<typeof import("../app/read/workspace_turns.ts")>(
-      "app/read/workspace_turns.ts",
-    ),
+    importLazily("app/read/conversation_view.ts"),
+    importLazily("app/read/workspace_turns.ts"),
   ]);
   const context = deps.context();
   const { conversations, errors } = await allConversationTurns(context, {

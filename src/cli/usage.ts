@@ -37,9 +37,7 @@ export function addUsageCommand(
         "Examples:\n  jpt usage\n  jpt usage --since 2026-12-01 --json\n",
     )
     .action(async (opts) => {
-      const { usageReport } = await importLazily<
-        typeof import("../app/read/usage_report.ts")
-      >("app/read/usage_report.ts");
+      const { usageReport } = await importLazily("app/read/usage_report.ts");
       const context = deps.context();
       const report = await usageReport(context, opts.since);
       context.io.out(opts.json ? formatJson(report) : formatReport(report));

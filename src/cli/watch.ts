@@ -40,9 +40,9 @@ export function addWatchCommand(
         "Examples:\n  jpt watch &\n  jpt watch --json | jq .\n  jpt watch --once\n",
     )
     .action(async (opts) => {
-      const { watchWorkspace } = await importLazily<
-        typeof import("../app/summarize/watch_workspace.ts")
-      >("app/summarize/watch_workspace.ts");
+      const { watchWorkspace } = await importLazily(
+        "app/summarize/watch_workspace.ts",
+      );
       const context = deps.context();
       await watchWorkspace(context, {
         signal: deps.signal,

@@ -45,12 +45,8 @@ export function addWorkerCommand(
     .action(async (opts) => {
       const [{ runSummaryWorker }, { appendLogLine, workerLogPath }] =
         await Promise.all([
-          importLazily<typeof import("../app/summarize/summary_worker.ts")>(
-            "app/summarize/summary_worker.ts",
-          ),
-          importLazily<typeof import("../workspace/worker_log.ts")>(
-            "workspace/worker_log.ts",
-          ),
+          importLazily("app/summarize/summary_worker.ts"),
+          importLazily("workspace/worker_log.ts"),
         ]);
       const base = deps.context();
       // The query's --cfg values come through the environment, not argv.

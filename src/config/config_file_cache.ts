@@ -18,9 +18,7 @@ export const CONFIG_CACHE_TTL_MS = 2_000;
 
 /** The config file reader, loaded with the first read (it brings the TOML parser). */
 function configFiles(): Promise<typeof import("./config_file.ts")> {
-  return importLazily<typeof import("./config_file.ts")>(
-    "config/config_file.ts",
-  );
+  return importLazily("config/config_file.ts");
 }
 
 /** Config file look-ups and reads, reused for a short while. */

@@ -16,8 +16,19 @@
  * @module
  */
 
+import type { LazyModules } from "../../lazy_modules.ts";
+
 /** Loaders of modules by their path under `src/` (`app/list_turns.ts`). */
 export type ModuleLoaders = Readonly<Record<string, () => Promise<unknown>>>;
+
+/**
+ * The path of every lazily loaded module (the keys of `lazy_modules.ts`,
+ * read as a type only: this floor imports no code above it).
+ */
+export type LazyPath = keyof LazyModules;
+
+/** The namespace of the lazily loaded module at `P`. */
+export type LazyModule<P extends LazyPath> = LazyModules[P];
 
 let registered: ModuleLoaders | undefined;
 /** Each module's load, once asked for: a loop asking again waits for nothing. */
@@ -39,15 +50,16 @@ export function registerLazyModules(loaders: ModuleLoaders | undefined): void {
  *
  * @example
  * ```ts ignore
- * const { listTurns } = await importLazily<
- *   typeof import("../app/read/list_turns.ts")
- * >("app/read/list_turns.ts");
+ * const { listTurns } = await importLazily("app/read/list_turns.ts");
  * ```
  *
- * @param path The module's path under `src/` (`app/list_turns.ts`).
+ * @param path The module's path under `src/` (a key of `lazy_modules.ts`,
+ *   which types the namespace).
  * @returns The module's namespace.
  */
-export async function importLazily<Module>(path: string): Promise<Module> {
+export async function importLazily<P extends LazyPath>(
+  path: P,
+): Promise<LazyModule<P>> {
   let loading = loads.get(path);
   if (loading === undefined) {
     const load = registered?.[path];
@@ -58,5 +70,5 @@ export async function importLazily<Module>(path: string): Promise<Module> {
     // A failed load is not remembered: the next caller tries again.
     loading.catch(() => loads.delete(path));
   }
-  return await loading as Module;
+  return await loading as LazyModule<P>;
 }

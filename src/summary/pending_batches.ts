@@ -28,9 +28,9 @@ export async function pendingBatches(
   const path = await batchStatePath(env, workspaceRoot);
   if (path === undefined || !exists(path)) return new Map();
   try {
-    const { coveredTurns, readState } = await importLazily<
-      typeof import("./batch_state.ts")
-    >("summary/batch_state.ts");
+    const { coveredTurns, readState } = await importLazily(
+      "summary/batch_state.ts",
+    );
     return coveredTurns(await readState(path));
   } catch {
     // A state file `--resume` will report.

@@ -95,8 +95,7 @@ const STAMPED_FILES = ["events.json", "metadata.json", "base_config.json"];
  *   {@linkcode ConversationStream.parse}). `blocking`: read with
  *   blocking reads, for a listing that reads conversation after conversation
  *   and does nothing meanwhile, where each awaited read costs more than the
- *   read itself (see bench/RESULTS.md, `jpt find`). `memory`: what this
- *   reader's last read of the file computed (`jpt watch`).
+ *   read itself (see bench/RESULTS.md, `jpt find`).
  * @returns The loaded conversation.
  * @throws {ConversationFileError} Naming the file, when one cannot be read or parsed.
  */
@@ -106,10 +105,26 @@ export async function loadConversation(
     readOnly?: boolean;
     keepPayloads?: boolean | "requests";
     blocking?: boolean;
-    memory?: RereadMemory | undefined;
   } = {},
 ): Promise<LoadedConversation> {
   return (await load(ref, options))!;
+}
+
+/**
+ * {@linkcode loadConversation} for a reader that reads the same file again
+ * and again (`jpt watch`): what its last read computed from the entries
+ * that did not change is looked up in `memory`, not recomputed.
+ *
+ * @param ref The conversation.
+ * @param memory The reader's memory of its last read.
+ * @returns The loaded conversation.
+ * @throws {ConversationFileError} As {@linkcode loadConversation} throws.
+ */
+export async function rereadConversation(
+  ref: ConversationRef,
+  memory: RereadMemory,
+): Promise<LoadedConversation> {
+  return (await load(ref, { memory }))!;
 }
 
 /**
@@ -134,9 +149,7 @@ export async function loadConversationOverview(
   ]);
   const overview = await readWith(
     join(source.dir, "events.json"),
-    (await importLazily<typeof import("../conversation/events_overview.ts")>(
-      "conversation/events_overview.ts",
-    )).eventsOverview,
+    (await importLazily("conversation/events_overview.ts")).eventsOverview,
     { blocking: true },
   );
   const metadata = await loadMetadata(ref, { blocking: true });
@@ -178,9 +191,7 @@ export async function loadTurnHeads(
   } catch {
     return undefined;
   }
-  const { turnHeads } = await importLazily<
-    typeof import("../conversation/events_overview.ts")
-  >("conversation/events_overview.ts");
+  const { turnHeads } = await importLazily("conversation/events_overview.ts");
   const heads = await readWith(path, turnHeads, {});
   if (heads === undefined) return undefined;
   await loadMetadata(ref, {});
@@ -188,7 +199,9 @@ export async function loadTurnHeads(
 }
 
 /** How {@linkcode loadConversation} reads (its options, named once). */
-type LoadOptions = NonNullable<Parameters<typeof loadConversation>[1]>;
+type LoadOptions = NonNullable<Parameters<typeof loadConversation>[1]> & {
+  memory?: RereadMemory | undefined;
+};
 
 /**
  * {@linkcode loadConversation}, but only when the text of `events.json`

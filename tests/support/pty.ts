@@ -19,6 +19,9 @@ const SCRIPT: string = (Deno.env.get("PATH") ?? "").split(":")
     }
   }) ?? "script";
 
+/** How long a command in a pseudo-terminal may run before it is killed. */
+const PTY_TIMEOUT_MS = 60_000;
+
 /** Whether util-linux `script` (with `-q -e -c`) can run here. */
 export const HAS_SCRIPT: boolean = (() => {
   try {
@@ -65,6 +68,8 @@ export async function runInPty(
   const line = `stty cols ${options.columns ?? 100} rows 40; ${
     commandLine.replaceAll("jpt ", `${jpt} `)
   }`;
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), PTY_TIMEOUT_MS);
   const result = await new Deno.Command(SCRIPT, {
     args: ["-qec", line, "/dev/null"],
     cwd: options.cwd,
@@ -83,7 +88,10 @@ export async function runInPty(
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+    // A command that waits for a keyboard (a pager, a prompt) fails the test
+    // instead of hanging the suite.
+    signal: stop.signal,
+  }).output().finally(() => clearTimeout(timer));
   return {
     code: result.code,
     output: new TextDecoder().decode(result.stdout),

@@ -55,9 +55,7 @@ export async function checkPaths(
 ): Promise<CheckReport> {
   // Loaded only for --fix (its TOML editing is no part of a check).
   const fix = options.fix
-    ? await (await importLazily<typeof import("../setup/fix_config.ts")>(
-      "app/setup/fix_config.ts",
-    )).fixConfigFiles(
+    ? await (await importLazily("app/setup/fix_config.ts")).fixConfigFiles(
       (await currentWorkspace(session)).root,
       session.cwd,
     )

@@ -21,6 +21,7 @@ import { idFromDirName } from "../../workspace/conversation_id.ts";
 import {
   conversationStamp,
   loadConversation,
+  rereadConversation,
 } from "../../workspace/conversation_io.ts";
 import {
   type ConversationRef,
@@ -271,7 +272,9 @@ class Watcher {
     const before = conversationStamp(ref);
     if (this.#visited.get(ref.id) === before) return undefined;
     const memory = this.#memory;
-    const loaded = await loadConversation(ref, { memory });
+    const loaded = memory === undefined
+      ? await loadConversation(ref)
+      : await rereadConversation(ref, memory);
     const loadedConfig = await services.config(this.#workspace, loaded);
     const config = loadedConfig.values;
     const settings = turnSummarySettings(config);

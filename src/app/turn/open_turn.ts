@@ -107,9 +107,7 @@ export async function openNewConversation(
   // Only a new conversation needs these (a query continuing one does not
   // load them before its request).
   const { createConversation, emptyConversation, freeConversationId } =
-    await importLazily<typeof import("../../workspace/conversation_create.ts")>(
-      "workspace/conversation_create.ts",
-    );
+    await importLazily("workspace/conversation_create.ts");
   if (!options.persist) {
     const id = await freeConversationId(workspace, options.now);
     return {

@@ -115,9 +115,7 @@ export async function runTurn(
     locked = opened;
   }
   sink.replyDone?.(locked.reply, locked.failure);
-  const { finishTurn } = await importLazily<
-    typeof import("./finish_turn.ts")
-  >("app/turn/finish_turn.ts");
+  const { finishTurn } = await importLazily("app/turn/finish_turn.ts");
   const finished = await finishTurn(turn.work, request);
   return {
     problems: finished.problems,
@@ -264,9 +262,9 @@ async function spawnCatchUp(
   if (!turnSummarySettings(checked.config).auto) return 0;
   // Loaded here, not with this module: its modules (the label store's
   // restore, the summary task) load while the request is on its way.
-  const { backgroundCatchUp } = await importLazily<
-    typeof import("./background_catch_up.ts")
-  >("app/turn/background_catch_up.ts");
+  const { backgroundCatchUp } = await importLazily(
+    "app/turn/background_catch_up.ts",
+  );
   const started = await backgroundCatchUp(turn.work.handler, {
     services: turn.services,
     workspace: turn.workspace,

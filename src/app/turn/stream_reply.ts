@@ -68,9 +68,7 @@ export async function streamReply(
   }).catch(async (error: unknown) => {
     if (error instanceof JptError) return error;
     // Loaded for a failure only: nothing more loads before the request.
-    const { describeModelError } = await importLazily<
-      typeof import("../../llm/describe_error.ts")
-    >("llm/describe_error.ts");
+    const { describeModelError } = await importLazily("llm/describe_error.ts");
     return describeModelError(error, endpoint, assistant.id.name);
   });
   // A stalled stream keeps what arrived, like an interrupted one.

@@ -91,9 +91,9 @@ export async function nameOrTitle(
 ): Promise<boolean> {
   const { request } = turn;
   if (conversation.metadata.title !== undefined) {
-    const { renameConversationDirs } = await importLazily<
-      typeof import("../../workspace/conversation_create.ts")
-    >("workspace/conversation_create.ts");
+    const { renameConversationDirs } = await importLazily(
+      "workspace/conversation_create.ts",
+    );
     conversation.ref = await renameConversationDirs(
       conversation.ref,
       conversation.metadata.title,
@@ -107,9 +107,9 @@ export async function nameOrTitle(
   if (inProcess) {
     // The title task's modules (its model, the structured completion) load
     // only for a conversation that is titled here.
-    const { spawnTitleTask } = await importLazily<
-      typeof import("./background_title.ts")
-    >("app/turn/background_title.ts");
+    const { spawnTitleTask } = await importLazily(
+      "app/turn/background_title.ts",
+    );
     turn.work.title = spawnTitleTask(turn.work.handler, turn.services, {
       workspace: turn.workspace,
       conversation,
