@@ -34,12 +34,12 @@ export function addWorkerCommand(
     .option("--title", "title the conversation too")
     .option(
       "--max-turns <n>",
-      "the most turns to ask for (the query's batch_size; 0: the title only)",
+      "the most turns its one request packs (at most batch_size; 0: the title only)",
       parseWhole,
     )
     .option(
       "--before <n>",
-      "only turns before this index (those the query found)",
+      "turns before this index (those the query found) are asked for first",
       parseWhole,
     )
     .action(async (opts) => {

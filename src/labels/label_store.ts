@@ -103,15 +103,15 @@ const LOCK_SHARD_CHARS = 2;
 export class LabelRecord {
   /**
    * The entries, at most one per event id and one per (content, index)
-   * without an id. Add, replace and remove them through
-   * {@linkcode LabelRecord.upsert} and {@linkcode LabelRecord.remove} (or
-   * change their number), so the content index follows.
+   * without an id. Add, replace, rebind and remove them only through
+   * {@linkcode LabelRecord.upsert}, {@linkcode LabelRecord.rebind} and
+   * {@linkcode LabelRecord.remove}, so the indexes follow.
    */
   readonly entries: LabelEntry[];
-  /** The entries by content key, built on first use (see {@linkcode LabelRecord.forContent}). */
-  #byKey: Map<string, LabelEntry[]> | undefined;
-  /** How many entries there were when the content index was built. */
-  #indexedCount = 0;
+  /** The entries by event id and by content key, built on first use. */
+  #index:
+    | { byId: Map<string, LabelEntry>; byKey: Map<string, LabelEntry[]> }
+    | undefined;
 
   /**
    * Wraps entries.
@@ -123,13 +123,13 @@ export class LabelRecord {
   }
 
   /**
-   * The entry of a turn that has an event id.
+   * The entry of the turn with this event id.
    *
-   * @param eventId The id.
-   * @returns The entry, if any.
+   * @param eventId The turn's `event_id`.
+   * @returns Its entry, if any.
    */
   byEventId(eventId: string): LabelEntry | undefined {
-    return this.entries.find((entry) => entry.event_id === eventId);
+    return this.#indexes().byId.get(eventId);
   }
 
   /**
@@ -149,36 +149,18 @@ export class LabelRecord {
     taken: ReadonlySet<LabelEntry>,
   ): LabelEntry | undefined {
     let best: LabelEntry | undefined;
-    for (const entry of this.#withKey(key)) {
+    for (const entry of this.#indexes().byKey.get(key) ?? []) {
       if (taken.has(entry)) continue;
       if (
         best === undefined ||
         Math.abs(entry.index - index) < Math.abs(best.index - index) ||
         (Math.abs(entry.index - index) === Math.abs(best.index - index) &&
           entry.time > best.time)
-      ) best = entry;
+      ) {
+        best = entry;
+      }
     }
     return best;
-  }
-
-  /**
-   * The entries with a content key, through an index built on first use and
-   * again after {@linkcode LabelRecord.upsert}, {@linkcode LabelRecord.remove}
-   * or a change in the number of entries.
-   */
-  #withKey(key: string): readonly LabelEntry[] {
-    if (
-      this.#byKey === undefined || this.#indexedCount !== this.entries.length
-    ) {
-      this.#byKey = new Map();
-      for (const entry of this.entries) {
-        const list = this.#byKey.get(entry.key);
-        if (list === undefined) this.#byKey.set(entry.key, [entry]);
-        else list.push(entry);
-      }
-      this.#indexedCount = this.entries.length;
-    }
-    return this.#byKey.get(key) ?? [];
   }
 
   /**
@@ -188,28 +170,83 @@ export class LabelRecord {
    * @param entry The entry.
    */
   upsert(entry: LabelEntry): void {
-    const at = this.entries.findIndex((other) =>
-      entry.event_id !== null
-        ? other.event_id === entry.event_id ||
-          (other.event_id === null && other.key === entry.key &&
-            other.index === entry.index)
-        : other.event_id === null && other.key === entry.key &&
-          other.index === entry.index
-    );
+    const { byId, byKey } = this.#indexes();
+    const same = entry.event_id !== null
+      ? byId.get(entry.event_id) ?? this.#idless(entry.key, entry.index)
+      : this.#idless(entry.key, entry.index);
+    if (same !== undefined) this.#unindex(same);
+    const at = same === undefined ? -1 : this.entries.indexOf(same);
     if (at >= 0) this.entries[at] = entry;
     else this.entries.push(entry);
-    this.#byKey = undefined;
+    if (entry.event_id !== null) byId.set(entry.event_id, entry);
+    const list = byKey.get(entry.key);
+    if (list === undefined) byKey.set(entry.key, [entry]);
+    else list.push(entry);
   }
 
   /**
-   * Forgets the label of a turn (it was cleared on purpose).
+   * Binds an entry to the turn it was given back to (its id and position now).
    *
-   * @param entry The entry.
+   * @param entry An entry of this record.
+   * @param eventId The turn's `event_id`.
+   * @param index The turn's index.
+   */
+  rebind(entry: LabelEntry, eventId: string, index: number): void {
+    const { byId } = this.#indexes();
+    if (entry.event_id !== null && byId.get(entry.event_id) === entry) {
+      byId.delete(entry.event_id);
+    }
+    const other = byId.get(eventId);
+    if (other !== undefined && other !== entry) this.remove(other);
+    Object.assign(entry, { event_id: eventId, index, written: true });
+    byId.set(eventId, entry);
+  }
+
+  /**
+   * Removes an entry.
+   *
+   * @param entry An entry of this record.
    */
   remove(entry: LabelEntry): void {
     const at = this.entries.indexOf(entry);
-    if (at >= 0) this.entries.splice(at, 1);
-    this.#byKey = undefined;
+    if (at < 0) return;
+    this.entries.splice(at, 1);
+    this.#unindex(entry);
+  }
+
+  /** The id-less entry recorded for this content at this index. */
+  #idless(key: string, index: number): LabelEntry | undefined {
+    return this.#indexes().byKey.get(key)?.find((other) =>
+      other.event_id === null && other.index === index
+    );
+  }
+
+  #unindex(entry: LabelEntry): void {
+    const { byId, byKey } = this.#indexes();
+    if (entry.event_id !== null && byId.get(entry.event_id) === entry) {
+      byId.delete(entry.event_id);
+    }
+    const list = byKey.get(entry.key);
+    const at = list?.indexOf(entry) ?? -1;
+    if (at >= 0) list!.splice(at, 1);
+  }
+
+  #indexes(): {
+    byId: Map<string, LabelEntry>;
+    byKey: Map<string, LabelEntry[]>;
+  } {
+    if (this.#index === undefined) {
+      const byId = new Map<string, LabelEntry>();
+      const byKey = new Map<string, LabelEntry[]>();
+      for (const entry of this.entries) {
+        if (entry.event_id !== null) byId.set(entry.event_id, entry);
+        const list = byKey.get(entry.key);
+        if (list === undefined) byKey.set(entry.key, [entry]);
+        else list.push(entry);
+      }
+      this.#index = { byId, byKey };
+    }
+    return this.#index;
   }
 }
 

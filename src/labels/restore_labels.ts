@@ -142,7 +142,7 @@ export async function restoreLabels(
     if (
       entry.event_id !== id || entry.index !== turn.index || !entry.written
     ) {
-      Object.assign(entry, { event_id: id, index: turn.index, written: true });
+      record.rebind(entry, id, turn.index);
       changed = true;
     }
   }
@@ -164,10 +164,16 @@ function labelFor(
   if (!turn.isComplete() || turn.summary !== undefined) return undefined;
   if (turn.id !== undefined) {
     const entry = record.byEventId(turn.id);
-    if (entry === undefined) return undefined;
-    // Its label was in the file and is gone while the id stayed: removed on
-    // purpose (released jp drops the two together).
-    return entry.written ? "cleared" : entry;
+    if (entry !== undefined) {
+      // Its label was in the file and is gone while the id stayed: removed
+      // on purpose (released jp drops the two together).
+      if (entry.written) return "cleared";
+      // Recorded while the lock was held, never in the file: it is put in
+      // only if the turn is still what it was made for (an id says which
+      // turn, never what it holds now).
+      return entry.key === keyOf(turn) ? entry : undefined;
+    }
+    return undefined;
   }
   // An empty record has nothing to find: no turn's content is hashed then.
   if (record.entries.length === 0) return undefined;
@@ -177,10 +183,9 @@ function labelFor(
 /** From how many turns recording a file's labels hashes with node:crypto. */
 const BULK_TURNS = 2000;
 
-/** Whether restoring asks for a turn's content key (a complete, unlabelled turn without an id). */
+/** Whether restoring asks for a turn's content key (a complete, unlabelled turn). */
 function needsKey(turn: Turn): boolean {
-  return turn.isComplete() && turn.summary === undefined &&
-    turn.id === undefined;
+  return turn.isComplete() && turn.summary === undefined;
 }
 
 /** The content keys of turns, hashed together, as a lookup. */

@@ -48,19 +48,31 @@ export async function takeSummaryLease(
 }
 
 /**
- * Whether another live summarizer holds a conversation's lease (without
- * taking it).
+ * Takes a conversation's summary lease, waiting while another summarizer
+ * holds it (a query's worker that found the lease held does the work that
+ * is left once the holder is done: no query's turns are dropped).
  *
- * @param env Environment access.
+ * @param env Environment access (where jpt's data directory is).
  * @param conversation The conversation in its checkout.
- * @returns `true` when it is held.
+ * @param options The longest wait, and what stops it.
+ * @returns The lease, or `undefined` when it was still held at the end of the wait.
  */
-export async function summaryLeaseHeld(
+export async function waitForSummaryLease(
   env: EnvReader,
   conversation: ConversationIdentity,
-): Promise<boolean> {
+  options: { waitMs: number; signal?: AbortSignal },
+): Promise<SummaryLease | undefined> {
   const path = await leasePath(env, conversation);
-  return path === undefined ? false : await ConversationLock.isHeld(path);
+  if (path === undefined) return NO_LEASE;
+  try {
+    return await ConversationLock.acquireWaiting(path, options.waitMs, {
+      signal: options.signal,
+      pollMs: 100,
+    });
+  } catch (error) {
+    if (error instanceof LockHeldError) return undefined;
+    throw error;
+  }
 }
 
 async function leasePath(

@@ -45,7 +45,52 @@ Deno.test("runSummaryWorker() in process labels the conversation and leaves no t
   assert.ok(lines.some((line) => /3 summarized/.test(line)), lines.join("\n"));
 });
 
-Deno.test("runSummaryWorker() leaves a conversation another summarizer holds to it, asking nothing", async () => {
+Deno.test("runSummaryWorker() waits while another summarizer holds the lease, then asks only for what is left", async () => {
+  await using ws = await tempWorkspace();
+  await using llm = FakeLlm.start(summaryResponder());
+  await useFakeModel(ws, llm.url);
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    simpleTurns("w", 2),
+  );
+  const session = testSession(ws);
+  const labels = new Services(session).labels(
+    await Workspace.open(ws.root, session.env),
+  );
+  const lease = await takeSummaryLease(
+    session.env,
+    await identityOf(labels, {
+      id: "17800000000",
+      copies: [{ root: undefined, dir }],
+    }),
+  );
+  assert.ok(lease);
+  const lines: string[] = [];
+  const worker = runSummaryWorker(session, {
+    conversation: "17800000000",
+    title: false,
+    signal: new AbortController().signal,
+    log: (line) => lines.push(line),
+  });
+  // The holder labels the newest turn, then gives the lease back.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(llm.chatRequests.length, 0, "nothing asked while it waits");
+  const events = join(dir, "events.json");
+  const stream = ConversationStream.parse(await Deno.readFile(events));
+  stream.labelTurn(1, undefined, "The holder's label");
+  await Deno.writeFile(events, stream.serialize());
+  await lease.release();
+  await worker;
+  const after = ConversationStream.parse(await Deno.readFile(events));
+  assert.deepEqual(after.turns().map((turn) => turn.summary), [
+    `Summarize turn ${after.turns()[0]!.id}`,
+    "The holder's label",
+  ]);
+  assert.equal(llm.chatRequests.length, 1, lines.join("\n"));
+});
+
+Deno.test("runSummaryWorker() stopped while it waits for the lease asks nothing", async () => {
   await using ws = await tempWorkspace();
   await using llm = FakeLlm.start(summaryResponder());
   await useFakeModel(ws, llm.url);
@@ -66,14 +111,18 @@ Deno.test("runSummaryWorker() leaves a conversation another summarizer holds to 
     }),
   );
   try {
+    const stop = new AbortController();
     const lines: string[] = [];
-    await runSummaryWorker(session, {
+    const worker = runSummaryWorker(session, {
       conversation: "17800000000",
       title: false,
-      signal: new AbortController().signal,
+      signal: stop.signal,
       log: (line) => lines.push(line),
     });
-    assert.match(lines.join("\n"), /another summarizer is at work/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stop.abort();
+    await worker;
+    assert.match(lines.join("\n"), /another summarizer is still at work/);
     assert.equal(llm.chatRequests.length, 0);
   } finally {
     await lease!.release();

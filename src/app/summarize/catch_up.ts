@@ -22,7 +22,7 @@ import {
   TurnSummaryTask,
   writeOutcome,
 } from "../../task/turn_summary_task.ts";
-import type { LabelRecorder } from "../../labels/label_recorder.ts";
+import { identityOf, type LabelRecorder } from "../../labels/label_recorder.ts";
 import { type Answer, writeSummaries } from "../../task/write_summaries.ts";
 import {
   loadConversation,
@@ -33,7 +33,11 @@ import { LockHeldError } from "../../workspace/lock.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
 import { type HELD, withConversation } from "../../workspace/unit_of_work.ts";
 import type { LabelRecord } from "../../labels/label_store.ts";
-import { labelsToRedo, restoreLabels } from "../../labels/restore_labels.ts";
+import {
+  labelsToRedo,
+  restorableLabels,
+  restoreLabels,
+} from "../../labels/restore_labels.ts";
 
 /** The longest a catch-up keeps answers before writing them. */
 const WRITE_INTERVAL_MS = 5_000;
@@ -72,10 +76,12 @@ export interface CatchUpOptions {
    */
   proceedWhenLocked?: boolean;
   /**
-   * The most turns this catch-up asks for (the newest first): a query's
-   * worker labels at most `batch_size` turns (RFD 126). Default: all.
+   * The most requests this catch-up sends (default: as many as it takes).
+   * A query's worker sends one, packed as RFD 126 packs (oversized turns
+   * left out first, then the newest up to `batchSize` and the budget); `0`
+   * only puts back what the label store kept.
    */
-  maxTurns?: number;
+  maxRequests?: number;
   /**
    * Also ask again for labelled turns (`jpt summarize --force`): `model`,
    * those a model wrote; `all`, a person's too. Each answer replaces only
@@ -87,10 +93,11 @@ export interface CatchUpOptions {
    */
   covered?: ReadonlySet<string>;
   /**
-   * Only turns before this index are asked for: a query's worker labels the
-   * turns the query found, not the one it added.
+   * Turns before this index come first, newest first, then the newer ones:
+   * a query's worker asks for the turns its query found before those that
+   * completed since (a worker that waited for the lease takes those too).
    */
-  beforeIndex?: number;
+  firstBefore?: number;
   /** Called before each request and at the end with the turns summarized so far. */
   onProgress?: (summarized: number, candidates: number) => void;
 }
@@ -189,7 +196,9 @@ export async function catchUpConversation(
   let current = opened.conversation;
   result.restored.push(...opened.restored);
   const snapshot = current.stream;
-  const candidates = await chooseCandidates(opened, options);
+  const candidates = options.maxRequests === 0
+    ? []
+    : await chooseCandidates(opened, options);
   if (candidates.length === 0) {
     return {
       ...result,
@@ -220,7 +229,12 @@ export async function catchUpConversation(
   };
   let remaining = candidates;
   let answeredSoFar = 0;
-  while (remaining.length > 0 && !signal.aborted) {
+  for (
+    let requests = 0;
+    remaining.length > 0 && !signal.aborted &&
+    requests < (options.maxRequests ?? Infinity);
+    requests++
+  ) {
     const task = new TurnSummaryTask({
       snapshot,
       candidates: remaining,
@@ -276,6 +290,11 @@ export interface Opened {
   restored: SummarizedTurn[];
   /** The conversation's label record, when labels are kept. */
   record?: LabelRecord;
+  /**
+   * Turns the label store holds an answer for that could not be put in yet
+   * (read without the lock): not asked for again.
+   */
+  kept?: ReadonlySet<number>;
 }
 
 /**
@@ -327,17 +346,20 @@ async function openOrRead(
   } catch (error) {
     if (!(error instanceof LockHeldError)) throw error;
     if (!options.proceedWhenLocked) return { locked: error.message };
+    const conversation = options.loaded ?? await loadConversation(ref);
     return {
-      conversation: options.loaded ?? await loadConversation(ref),
+      conversation,
       restored: [],
+      kept: await keptInStore(conversation, ref, options.labels),
     };
   }
 }
 
 /**
  * The turns to ask for, newest first: those without a label (and with
- * `force`, those it asks again for), before `beforeIndex`, not covered by a
- * pending batch, at most `maxTurns`.
+ * `force`, those it asks again for), those before `firstBefore` first, not covered by a
+ * pending batch nor kept in the label store. How many go into a request is
+ * packing's choice (`TurnSummaryTask`), after oversized turns are left out.
  */
 async function chooseCandidates(
   opened: Opened,
@@ -350,11 +372,39 @@ async function chooseCandidates(
       ? []
       : labelsToRedo(snapshot, opened.record, options.force)),
   ].sort((a, b) => b - a);
-  return (await uncovered(
+  const first = options.firstBefore ?? Infinity;
+  return await uncovered(
     snapshot,
-    wanted.filter((index) => index < (options.beforeIndex ?? Infinity)),
+    [
+      ...wanted.filter((index) => index < first),
+      ...wanted.filter((index) => index >= first),
+    ].filter((index) => !opened.kept?.has(index)),
     options.covered ?? new Set(),
-  )).slice(0, options.maxTurns ?? Infinity);
+  );
+}
+
+/**
+ * The turns of a conversation read without its lock whose answer the label
+ * store already holds (a summarizer that could not write them because the
+ * lock was held): they are put in once the lock is free, never asked again.
+ */
+async function keptInStore(
+  conversation: LoadedConversation,
+  ref: ConversationRef,
+  labels: LabelRecorder | undefined,
+): Promise<Set<number>> {
+  if (labels === undefined) return new Set();
+  const record = await labels.store.read(await identityOf(labels, ref));
+  if (record.entries.length === 0) return new Set();
+  const unlabelled = conversation.stream.turns().filter((turn) =>
+    turn.isComplete() && turn.summary === undefined
+  );
+  const restorable = await restorableLabels(record, unlabelled);
+  return new Set(
+    unlabelled.filter((turn) => restorable(turn) !== undefined).map((turn) =>
+      turn.index
+    ),
+  );
 }
 
 /** A request the caller stopped: reported as interrupted, without the abort's message. */

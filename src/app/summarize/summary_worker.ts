@@ -1,14 +1,16 @@
 /**
  * The detached worker (`jpt worker`): does the background work of a query,
- * started as the query begins. Under the conversation's summary lease (a
- * second worker for the same conversation leaves it to the first) it asks
- * for at most the query's `batch_size` turns, and titles the conversation
- * when asked, writing under the conversation lock with RFD 126's
- * freshness check. A held lock (the user's next query, or jp) is waited for,
- * up to a bound; past it nothing is written, and the labels stay in the
- * label store, where the next query's catch-up finds them without asking a
- * model. It never prints to a terminal: its lines go to a log file. A hard
- * time limit ends it; if it dies, the next query's catch-up does the work.
+ * started as the query begins. It waits for the conversation's summary
+ * lease (a worker started while another summarizer works takes what is left
+ * once that one is done), then sends one request: the newest completed
+ * turns still without a summary, oversized ones left out first, at most its
+ * query's budget (`batch_size`). Answers are written under the conversation
+ * lock with RFD 126's freshness check; while the lock is held they wait in
+ * the label store, the lease is given back, and the worker waits for the
+ * lock (up to a bound) to put them in, asking for nothing more. It titles
+ * the conversation when asked. It never prints to a terminal: its lines go
+ * to a log file. A hard time limit ends it; if it dies, the next query's
+ * worker does the work.
  *
  * @module
  */
@@ -17,18 +19,20 @@ import { turnSummarySettings } from "../../config/load_config.ts";
 import { TitleTask } from "../../task/title_task.ts";
 import { loadConversation } from "../../workspace/conversation_io.ts";
 import { identityOf, type LabelRecorder } from "../../labels/label_recorder.ts";
-import { takeSummaryLease } from "../../labels/summary_lease.ts";
+import { waitForSummaryLease } from "../../labels/summary_lease.ts";
 import { Services } from "../services.ts";
 import type { ConversationRef } from "../../workspace/conversation_ref.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
 import { sleep } from "../../platform/sleep.ts";
-import { catchUpConversation } from "./catch_up.ts";
+import { catchUpConversation, type CatchUpResult } from "./catch_up.ts";
 import type { Session } from "../session.ts";
 import { resolveTarget } from "../conversation_target.ts";
 import { Deadline } from "../../platform/deadline.ts";
 
 /** How long the worker waits for a held lock before it gives up writing. */
 export const WORKER_LOCK_WAIT_MS = 60_000;
+/** How long a worker waits for another summarizer to give the lease back. */
+export const WORKER_LEASE_WAIT_MS = 150_000;
 /** The worker's hard time limit. */
 export const WORKER_TIME_LIMIT_MS = 180_000;
 
@@ -38,9 +42,15 @@ export interface WorkerOptions {
   conversation: string;
   /** Title it too. */
   title: boolean;
-  /** The most turns to ask for (a query's `batch_size`); default: all. */
+  /**
+   * The most turns its one request packs (what the query found, at most
+   * `batch_size`); `0`: no summaries, only the title. Default: `batch_size`.
+   */
   maxTurns?: number;
-  /** Only turns before this index (those the query found); default: all. */
+  /**
+   * Turns before this index (those the query found) are asked for first,
+   * then newer completed ones; default: newest first.
+   */
   beforeIndex?: number;
   /** Longest wait for a held lock (default 60 s). */
   lockWaitMs?: number;
@@ -87,22 +97,37 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
   const ref = await resolveTarget(session, workspace, options.conversation);
   const labels = services.labels(workspace, log);
   if (options.maxTurns !== 0) {
-    // One summarizer per conversation: a second worker leaves it to the first.
-    const lease = await takeSummaryLease(
+    // One summarizer per conversation at a time. A worker started while
+    // another works waits, then takes what is left: its query's turns are
+    // never dropped.
+    const lease = await waitForSummaryLease(
       session.env,
       await identityOf(labels, ref),
-    );
+      { waitMs: WORKER_LEASE_WAIT_MS, signal },
+    ).catch((error) => {
+      if (signal.aborted) return undefined;
+      throw error;
+    });
     if (lease === undefined) {
-      log(`jp-c${ref.id}: another summarizer is at work; left to it`);
+      log(`jp-c${ref.id}: another summarizer is still at work; left to it`);
     } else {
+      let locked: boolean;
       try {
-        await catchUpWithRetries(services, workspace, ref, {
+        locked = await askOnce(services, workspace, ref, {
+          ...options,
+          labels,
+        });
+      } finally {
+        // Given back before any wait for the lock: the answers are in the
+        // label store, and the next summarizer leaves their turns alone.
+        await lease.release();
+      }
+      if (locked) {
+        await putBackWhenFree(services, workspace, ref, {
           ...options,
           deadline,
           labels,
         });
-      } finally {
-        await lease.release();
       }
     }
   }
@@ -116,61 +141,94 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
 }
 
 /**
- * Catches the conversation up, asking the model on the first attempt even
- * while the lock is held, then waiting for the lock (up to the deadline) to
- * put in what the label store kept, asking for nothing more.
+ * Sends this worker's one request (RFD 126's bound for a query: the newest
+ * turns that fit, oversized ones left out first, at most its budget), even
+ * while the lock is held (the answers then wait in the label store).
+ *
+ * @returns Whether the lock kept some answers from being written.
  */
-async function catchUpWithRetries(
+async function askOnce(
+  services: Services,
+  workspace: Workspace,
+  ref: ConversationRef,
+  options: WorkerOptions & { labels: LabelRecorder },
+): Promise<boolean> {
+  const { log, signal, labels } = options;
+  const loaded = await loadConversation(ref);
+  const config = (await services.config(workspace, loaded)).values;
+  const settings = turnSummarySettings(config);
+  if (!settings.auto) return false;
+  const result = await catchUpConversation({
+    workspace,
+    ref,
+    // Read moments ago for the config; read again only if it changed since.
+    loaded,
+    batchSize: Math.min(
+      settings.batchSize,
+      options.maxTurns ?? settings.batchSize,
+    ),
+    maxRequests: 1,
+    oversized: settings.oversized,
+    signal,
+    timeoutMs: 120_000,
+    resolveModel: () => services.summaryModel(config, signal),
+    labels,
+    covered: await services.pendingBatchTurns(workspace, ref.id),
+    log,
+    proceedWhenLocked: true,
+    ...(options.beforeIndex === undefined
+      ? {}
+      : { firstBefore: options.beforeIndex }),
+  });
+  logResult(ref, result, log);
+  return result.status === "locked" ||
+    result.skipped.some((turn) => turn.reason === "locked");
+}
+
+/**
+ * Waits for the lock (up to the deadline, without the summary lease) to put
+ * in what the label store kept, asking for nothing.
+ */
+async function putBackWhenFree(
   services: Services,
   workspace: Workspace,
   ref: ConversationRef,
   options: WorkerOptions & { deadline: number; labels: LabelRecorder },
 ): Promise<void> {
   const { log, signal, deadline, labels } = options;
-  for (let attempt = 0;; attempt++) {
-    const loaded = await loadConversation(ref);
-    const config = (await services.config(workspace, loaded)).values;
-    const settings = turnSummarySettings(config);
-    if (!settings.auto) break;
-    const result = await catchUpConversation({
-      workspace,
-      ref,
-      // Read moments ago for the config; read again only if it changed since.
-      loaded,
-      batchSize: settings.batchSize,
-      oversized: settings.oversized,
-      signal,
-      timeoutMs: 120_000,
-      resolveModel: () => services.summaryModel(config, signal),
-      labels,
-      covered: await services.pendingBatchTurns(workspace, ref.id),
-      log,
-      // The first attempt asks the model even while the lock is held; later
-      // ones only put back, under the lock, what the store kept.
-      proceedWhenLocked: attempt === 0,
-      ...(options.beforeIndex === undefined
-        ? {}
-        : { beforeIndex: options.beforeIndex }),
-      ...(attempt > 0
-        ? { maxTurns: 0 }
-        : options.maxTurns === undefined
-        ? {}
-        : { maxTurns: options.maxTurns }),
-    });
-    log(
-      `jp-c${ref.id}: ${result.status}, ${result.summarized.length} summarized, ${result.restored.length} restored, ${result.skipped.length} skipped`,
-    );
-    const locked = result.status === "locked" ||
-      result.skipped.some((turn) => turn.reason === "locked");
-    if (!locked || signal.aborted) break;
+  while (!signal.aborted) {
     if (Date.now() >= deadline) {
       log(
         `jp-c${ref.id}: still locked; labels kept in the label store for the next catch-up`,
       );
-      break;
+      return;
     }
     await sleep(250, signal);
+    const result = await catchUpConversation({
+      workspace,
+      ref,
+      batchSize: 1,
+      maxRequests: 0,
+      signal,
+      resolveModel: () => Promise.reject(new Error("nothing is asked here")),
+      labels,
+      log,
+    });
+    if (result.status !== "locked") {
+      logResult(ref, result, log);
+      return;
+    }
   }
+}
+
+function logResult(
+  ref: ConversationRef,
+  result: CatchUpResult,
+  log: (line: string) => void,
+): void {
+  log(
+    `jp-c${ref.id}: ${result.status}, ${result.summarized.length} summarized, ${result.restored.length} restored, ${result.skipped.length} skipped`,
+  );
 }
 
 async function titleConversation(

@@ -19,7 +19,6 @@ import { restoreLabels } from "../../labels/restore_labels.ts";
 import { identityOf } from "../../labels/label_recorder.ts";
 import {
   type SummaryLease,
-  summaryLeaseHeld,
   takeSummaryLease,
 } from "../../labels/summary_lease.ts";
 import type { Services } from "../services.ts";
@@ -54,8 +53,8 @@ export interface BackgroundCatchUp {
   /** How many labels came back from the label store. */
   restored: number;
   /**
-   * How many turns are left for a worker to ask for (at most `batch_size`;
-   * none when another summarizer already works on the conversation).
+   * How many turns are left for a worker to ask for (at most `batch_size`),
+   * whether or not another summarizer holds the lease now.
    */
   forWorker: number;
 }
@@ -64,10 +63,10 @@ export interface BackgroundCatchUp {
  * Restores labels jp dropped (from the label store, into the caller's
  * stream, which the caller then saves with the request), then either spawns
  * the catch-up of the newest `batch_size` candidates on a task handler
- * (`inProcess`, under the conversation's summary lease) or counts what a
- * worker should ask for. Nothing is asked for while another summarizer
- * holds the lease: no turn is asked for twice. No id is given to a turn
- * here: the task gives one to each turn it labels, at sync.
+ * (`inProcess`, under the conversation's summary lease, if it is free) or
+ * counts what a worker should ask for (the worker waits for the lease). No
+ * id is given to a turn here: the task gives one to each turn it labels,
+ * at sync.
  *
  * @param handler The handler that runs and drains the task.
  * @param options See {@linkcode BackgroundCatchUpOptions}.
@@ -99,13 +98,14 @@ export async function backgroundCatchUp(
     await services.pendingBatchTurns(workspace, conversation.ref.id),
   );
   if (candidates.length === 0) return none;
-  const identity = await identityOf(labels, conversation.ref);
-  const env = services.session.env;
   if (!options.inProcess) {
-    if (await summaryLeaseHeld(env, identity)) return none;
+    // Handed over even while another summarizer holds the lease: the worker
+    // waits for it and takes what is left then (ARCHITECTURE.md, "Which
+    // turns a summarizer asks for").
     return { ...none, forWorker: Math.min(candidates.length, batchSize) };
   }
-  const lease = await takeSummaryLease(env, identity);
+  const identity = await identityOf(labels, conversation.ref);
+  const lease = await takeSummaryLease(services.session.env, identity);
   if (lease === undefined) {
     options.log(
       `turn summaries of jp-c${conversation.ref.id}: another summarizer is at work; left to it`,

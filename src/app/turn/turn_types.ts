@@ -77,9 +77,9 @@ export interface WorkerJob {
   conversation: string;
   /** Generate the conversation's title too. */
   title: boolean;
-  /** The most turns to ask for (`batch_size`; 0: the title only). */
+  /** The most turns its one request packs (at most `batch_size`; 0: the title only). */
   maxTurns: number;
-  /** How many turns the conversation had before this query's: only those are asked for. */
+  /** How many turns the conversation had before this query's: those are asked for first. */
   turnsBefore: number;
   /** The workspace root. */
   workspace: string;
