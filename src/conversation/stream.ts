@@ -471,6 +471,22 @@ export class ConversationStream {
   }
 
   /**
+   * Removes the summary of the turn at an index, whether or not its
+   * `turn_start` has an `event_id` (a file released jp saved has none).
+   *
+   * @param turnIndex The turn's index.
+   * @returns `true` when the turn has a `turn_start` (it has no summary now).
+   */
+  clearSummaryOfTurn(turnIndex: number): boolean {
+    const turn = this.turns()[turnIndex];
+    if (turn?.start === undefined) return false;
+    if (turn.summary !== undefined) {
+      this.#rewriteSummary(turn.entryIndices[0]!, undefined);
+    }
+    return true;
+  }
+
+  /**
    * Removes the last conversation event (config deltas and other entries
    * after it stay). When the trailing turn keeps its `turn_start`, its
    * summary is cleared, because the turn no longer has the content it

@@ -126,9 +126,9 @@ export function applyPlan(
   intents.forEach((intent, position) => {
     if (intent.action === "keep") return;
     if (intent.action === "clear") {
-      if (intent.start?.eventId !== undefined) {
-        stream.clearTurnSummary(intent.start.eventId);
-      }
+      // By position: a turn released jp saved has no id, and its summary
+      // goes all the same.
+      stream.clearSummaryOfTurn(position);
       return;
     }
     // A turn without an id (legacy) gets one only when it gets a summary.

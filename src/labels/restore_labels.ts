@@ -96,19 +96,21 @@ export async function restoreLabels(
     record,
   };
   if (record.entries.length === 0 && !options.recordFileLabels) return report;
-  const turns = stream.turns().filter((turn) => turn.isComplete());
-  // Recording every label of a large conversation is the bulk case that
-  // takes node:crypto (see platform/sha256.ts); everything else hashes
-  // with Web Crypto, only the turns that need a key.
-  const keyOf = await contentKeysOf(
-    options.recordFileLabels ? turns : turns.filter(needsKey),
-    {
-      memory: options.memory,
-      ...(options.recordFileLabels && turns.length >= BULK_TURNS
-        ? { hasher: await nodeCryptoHasher() }
-        : {}),
-    },
+  // Only the turns that need a key are hashed: unlabelled ones, and with
+  // `recordFileLabels` the labels the record does not know by id. Recording
+  // the labels of a large conversation for the first time is the bulk case
+  // that takes node:crypto (see platform/sha256.ts); everything else hashes
+  // with Web Crypto.
+  const toHash = stream.turns().filter((turn) =>
+    needsKey(turn) ||
+    (options.recordFileLabels === true && unknownLabel(turn, record))
   );
+  const keyOf = await contentKeysOf(toHash, {
+    memory: options.memory,
+    ...(toHash.length >= BULK_TURNS
+      ? { hasher: await nodeCryptoHasher() }
+      : {}),
+  });
   const taken = new Set<LabelEntry>();
   let changed = false;
   const time = new Date().toISOString();
@@ -180,12 +182,19 @@ function labelFor(
   return record.forContent(keyOf(turn), turn.index, taken);
 }
 
-/** From how many turns recording a file's labels hashes with node:crypto. */
+/** From how many turns to hash, a restore hashes with node:crypto. */
 const BULK_TURNS = 2000;
 
 /** Whether restoring asks for a turn's content key (a complete, unlabelled turn). */
 function needsKey(turn: Turn): boolean {
   return turn.isComplete() && turn.summary === undefined;
+}
+
+/** Whether a turn holds a label its record does not hold for its id. */
+function unknownLabel(turn: Turn, record: LabelRecord): boolean {
+  return turn.isComplete() && turn.summary !== undefined &&
+    (turn.id === undefined ||
+      record.byEventId(turn.id)?.summary !== turn.summary);
 }
 
 /** The content keys of turns, hashed together, as a lookup. */

@@ -60,14 +60,14 @@ export async function takeSummaryLease(
 export async function waitForSummaryLease(
   env: EnvReader,
   conversation: ConversationIdentity,
-  options: { waitMs: number; signal?: AbortSignal },
+  options: { waitMs: number; signal?: AbortSignal; pollMs?: number },
 ): Promise<SummaryLease | undefined> {
   const path = await leasePath(env, conversation);
   if (path === undefined) return NO_LEASE;
   try {
     return await ConversationLock.acquireWaiting(path, options.waitMs, {
       signal: options.signal,
-      pollMs: 100,
+      pollMs: options.pollMs ?? 100,
     });
   } catch (error) {
     if (error instanceof LockHeldError) return undefined;

@@ -14,9 +14,14 @@ import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
 import type { PreparedTurn } from "../summary/prepared_turn.ts";
 import { turnFingerprint } from "../summary/turn_fingerprint.ts";
+import { turnContentKeys } from "../summary/turn_content_key.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
-import { type LabelRecorder, recordLabels } from "../labels/label_recorder.ts";
+import {
+  identityOf,
+  type LabelRecorder,
+  recordLabels,
+} from "../labels/label_recorder.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { HELD, withConversation } from "../workspace/unit_of_work.ts";
 
@@ -79,6 +84,9 @@ export async function writeSummaries(
   };
   if (answers.length === 0) return report;
   const stored: Array<{ answer: Answer; id: string; index: number }> = [];
+  // Labels found on turns asked for: a summary someone wrote meanwhile
+  // (by hand, or another summarizer).
+  const found: Turn[] = [];
   // The one read under the lock (none when the caller's read is current);
   // the freshness check below uses it.
   const outcome = await withConversation(target.workspace, target.ref, {
@@ -102,6 +110,7 @@ export async function writeSummaries(
       // was asked for (nothing, or the label `--force` asked again for).
       if (now.summary !== turn.heldSummary) {
         report.labelled.push(turn);
+        if (now.summary !== undefined) found.push(now);
         continue;
       }
       if (await turnFingerprint(now) !== turn.fingerprint) {
@@ -138,6 +147,7 @@ export async function writeSummaries(
     return report;
   }
   if (labels !== undefined) {
+    await recordFoundLabels(labels, target.ref, found);
     await recordLabels(
       labels,
       target.ref,
@@ -153,6 +163,36 @@ export async function writeSummaries(
     );
   }
   return report;
+}
+
+/**
+ * Records the labels found on turns that were asked for, when the record
+ * does not hold them yet: a summary the user wrote into the file by hand
+ * is theirs (`file`), and a later jp save cannot lose it.
+ */
+async function recordFoundLabels(
+  labels: LabelRecorder,
+  ref: ConversationRef,
+  turns: readonly Turn[],
+): Promise<void> {
+  if (turns.length === 0) return;
+  const record = await labels.store.read(await identityOf(labels, ref));
+  const unknown = turns.filter((turn) =>
+    turn.id === undefined || record.byEventId(turn.id)?.summary !== turn.summary
+  );
+  const keys = await turnContentKeys(unknown);
+  await recordLabels(
+    labels,
+    ref,
+    unknown.map((turn, i) => ({
+      contentKey: keys[i]!,
+      index: turn.index,
+      summary: turn.summary!,
+      source: "file" as const,
+      eventId: turn.id,
+      written: true,
+    })),
+  );
 }
 
 /** The turn an answer is for: by its id, or by its index when it had none. */

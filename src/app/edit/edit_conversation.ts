@@ -63,7 +63,12 @@ export async function editConversation(
       if (options.mode === "plan") assertPlannable(conversation);
       const legacyLayout = isLegacy(conversation);
       return options.mode === "events"
-        ? await editEvents(conversation, { scratch, legacyLayout, io })
+        ? await editEvents(conversation, {
+          scratch,
+          legacyLayout,
+          io,
+          labels: new Services(session).labels(workspace, io.log),
+        })
         : await editInteractively(new Services(session), conversation, {
           workspace,
           scratch,

@@ -1,7 +1,8 @@
 /**
  * `jpt edit --events`: the raw `events.json` in the editor, validated before
  * it is written (only errors the edit introduced count); an invalid file can
- * be reopened or the edit aborted.
+ * be reopened or the edit aborted. Summaries the user wrote or removed are
+ * kept in the label store.
  *
  * @module
  */
@@ -12,6 +13,9 @@ import { writeFileAtomic } from "../../workspace/atomic_write.ts";
 import { sameBytes } from "../../conversation/same_bytes.ts";
 import type { LoadedConversation } from "../../workspace/conversation_io.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
+import { ConversationStream } from "../../conversation/stream.ts";
+import type { LabelRecorder } from "../../labels/label_recorder.ts";
+import { recordUserEdits } from "../../labels/user_edits.ts";
 
 /**
  * Edits the raw events of a conversation the caller holds the lock of.
@@ -22,7 +26,12 @@ import type { EditIo, EditOutcome } from "./edit_io.ts";
  */
 export async function editEvents(
   conversation: LoadedConversation,
-  options: { scratch: string; legacyLayout: boolean; io: EditIo },
+  options: {
+    scratch: string;
+    legacyLayout: boolean;
+    io: EditIo;
+    labels: LabelRecorder;
+  },
 ): Promise<EditOutcome> {
   const { scratch, legacyLayout, io } = options;
   const path = join(scratch, "events.json");
@@ -46,6 +55,13 @@ export async function editEvents(
       for (const copy of conversation.ref.copies) {
         await writeFileAtomic(join(copy.dir, "events.json"), edited);
       }
+      // The summaries the user wrote or removed, kept in the label store.
+      await recordUserEdits(
+        options.labels,
+        conversation.ref,
+        conversation.stream,
+        ConversationStream.parse(edited),
+      );
       io.say(
         'Written. Remember: remove the "summary" of every turn whose content you changed',
       );

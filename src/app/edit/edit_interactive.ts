@@ -11,10 +11,9 @@ import { join } from "../../platform/path.ts";
 import { validateEvents } from "../../conversation/validate_events.ts";
 import { applyPlan } from "../../edit/apply_plan.ts";
 import { layOutPlan, readPlan } from "../../edit/plan.ts";
-import { turnContentKey } from "../../summary/turn_content_key.ts";
 import { sameBytes } from "../../conversation/same_bytes.ts";
 import type { LoadedConversation } from "../../workspace/conversation_io.ts";
-import { recordLabels } from "../../labels/label_recorder.ts";
+import { recordUserEdits } from "../../labels/user_edits.ts";
 import { restoreLabels } from "../../labels/restore_labels.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
@@ -98,28 +97,8 @@ export async function editInteractively(
   }
   // The unit of work this runs in saves the new stream.
   conversation.stream = result;
-  // The labels the user wrote go into the label store too.
-  const rewordedIds = new Set(
-    plan.turns.filter((turn) => report.reworded.includes(turn.index)).map((
-      turn,
-    ) => turn.start?.eventId),
-  );
-  const userLabels = [];
-  for (const turn of result.turns()) {
-    if (
-      turn.id === undefined || turn.summary === undefined ||
-      !rewordedIds.has(turn.id)
-    ) continue;
-    userLabels.push({
-      contentKey: await turnContentKey(turn),
-      index: turn.index,
-      summary: turn.summary,
-      source: "user" as const,
-      eventId: turn.id,
-      written: true,
-    });
-  }
-  await recordLabels(labels, conversation.ref, userLabels);
+  // The summaries the user wrote or removed, kept in the label store too.
+  await recordUserEdits(labels, conversation.ref, stream, result);
   const describe = (label: string, turns: number[]) =>
     turns.length === 0
       ? []

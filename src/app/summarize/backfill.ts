@@ -17,7 +17,10 @@ import type {
   SummarizedTurn,
 } from "../../task/turn_summary_task.ts";
 import { formatConversationId } from "../../workspace/conversation_id.ts";
-import { loadConversation } from "../../workspace/conversation_io.ts";
+import {
+  loadConversation,
+  type LoadedConversation,
+} from "../../workspace/conversation_io.ts";
 import {
   type ConversationRef,
   incompleteWarning,
@@ -169,10 +172,22 @@ async function backfillOne(
     const config = loadedConfig.values;
     const batchSize = options.batchSize ??
       turnSummarySettings(config).batchSize;
-    const resolved = await services.resolveSummaryModel(config, {
+    // A model that cannot be used (no key, unknown model) fails only the
+    // turns that need a request: what the label store kept is restored.
+    const resolving = services.resolveSummaryModel(config, {
       offline: options.dryRun,
       signal: options.signal,
     });
+    if (!options.dryRun) {
+      const unusable = await resolving.then(() => undefined, (error) => error);
+      if (unusable !== undefined) {
+        return await restoreOnly(services, workspace, loaded, unusable, {
+          outcome,
+          options,
+        });
+      }
+    }
+    const resolved = await resolving;
     const origin = summaryModelOrigin(resolved, loadedConfig);
     outcome.model = origin.model;
     outcome.model_from = origin.from;
@@ -227,6 +242,38 @@ async function backfillOne(
       permanentProblem("", error) !== undefined;
   }
   return outcome;
+}
+
+/**
+ * Catches a conversation up with a summary model that cannot be used: the
+ * labels the store kept are restored (no request), then the model's
+ * problem is the outcome's error when any turn still needs a request.
+ */
+async function restoreOnly(
+  services: Services,
+  workspace: Workspace | undefined,
+  loaded: LoadedConversation,
+  unusable: unknown,
+  { outcome, options }: { outcome: BackfillOutcome; options: BackfillOptions },
+): Promise<BackfillOutcome> {
+  const result = await catchUpConversation({
+    workspace,
+    ref: loaded.ref,
+    loaded,
+    batchSize: 1,
+    signal: options.signal,
+    resolveModel: () => Promise.reject(unusable),
+    labels: services.labels(workspace),
+    covered: await services.pendingBatchTurns(workspace, loaded.ref.id),
+    force: options.force,
+  }).catch((error) => ({ error }));
+  if ("status" in result) {
+    outcome.status = result.status;
+    outcome.restored = result.restored;
+    if (result.error !== undefined) outcome.error = result.error;
+    return outcome;
+  }
+  throw result.error;
 }
 
 /** How a conversation counts in the totals: once, by what happened to it. */

@@ -246,20 +246,7 @@ export async function catchUpConversation(
       log: options.log ?? (() => {}),
     });
     options.onProgress?.(answeredSoFar, candidates.length);
-    try {
-      await task.run(
-        options.timeoutMs === undefined
-          ? signal
-          : AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
-      );
-    } catch {
-      // Reported in task.skipped as model_error, and as the failure; a
-      // request the caller stopped (Ctrl-C) is no failure of the model.
-      if (!signal.aborted) result.failure = task.failure;
-    }
-    result.skipped.push(
-      ...(signal.aborted ? task.skipped.map(interrupted) : task.skipped),
-    );
+    await runRequest(task, options, result);
     const answers = task.answers;
     pending.push(...answers);
     answeredSoFar += answers.length;
@@ -404,6 +391,31 @@ async function keptInStore(
     unlabelled.filter((turn) => restorable(turn) !== undefined).map((turn) =>
       turn.index
     ),
+  );
+}
+
+/**
+ * Sends one request; what was not answered goes into `result.skipped` (and
+ * the model's failure into `result.failure`: a request the caller stopped,
+ * with Ctrl-C, is no failure of the model).
+ */
+async function runRequest(
+  task: TurnSummaryTask,
+  options: CatchUpOptions,
+  result: CatchUpResult,
+): Promise<void> {
+  const { signal, timeoutMs } = options;
+  try {
+    await task.run(
+      timeoutMs === undefined
+        ? signal
+        : AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+    );
+  } catch {
+    if (!signal.aborted) result.failure = task.failure;
+  }
+  result.skipped.push(
+    ...(signal.aborted ? task.skipped.map(interrupted) : task.skipped),
   );
 }
 

@@ -18,21 +18,17 @@
 import { turnSummarySettings } from "../../config/load_config.ts";
 import { TitleTask } from "../../task/title_task.ts";
 import { loadConversation } from "../../workspace/conversation_io.ts";
-import { identityOf, type LabelRecorder } from "../../labels/label_recorder.ts";
-import { waitForSummaryLease } from "../../labels/summary_lease.ts";
 import { Services } from "../services.ts";
 import type { ConversationRef } from "../../workspace/conversation_ref.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
 import { sleep } from "../../platform/sleep.ts";
-import { catchUpConversation, type CatchUpResult } from "./catch_up.ts";
+import { summarizeForQuery } from "./summarize_for_query.ts";
 import type { Session } from "../session.ts";
 import { resolveTarget } from "../conversation_target.ts";
 import { Deadline } from "../../platform/deadline.ts";
 
 /** How long the worker waits for a held lock before it gives up writing. */
 export const WORKER_LOCK_WAIT_MS = 60_000;
-/** How long a worker waits for another summarizer to give the lease back. */
-export const WORKER_LEASE_WAIT_MS = 150_000;
 /** The worker's hard time limit. */
 export const WORKER_TIME_LIMIT_MS = 180_000;
 
@@ -95,40 +91,31 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
   const services = new Services(session, log);
   const workspace = await services.workspace();
   const ref = await resolveTarget(session, workspace, options.conversation);
-  const labels = services.labels(workspace, log);
   if (options.maxTurns !== 0) {
-    // One summarizer per conversation at a time. A worker started while
-    // another works waits, then takes what is left: its query's turns are
-    // never dropped.
-    const lease = await waitForSummaryLease(
-      session.env,
-      await identityOf(labels, ref),
-      { waitMs: WORKER_LEASE_WAIT_MS, signal },
-    ).catch((error) => {
-      if (signal.aborted) return undefined;
-      throw error;
-    });
-    if (lease === undefined) {
-      log(`jp-c${ref.id}: another summarizer is still at work; left to it`);
-    } else {
-      let locked: boolean;
-      try {
-        locked = await askOnce(services, workspace, ref, {
-          ...options,
-          labels,
-        });
-      } finally {
-        // Given back before any wait for the lock: the answers are in the
-        // label store, and the next summarizer leaves their turns alone.
-        await lease.release();
-      }
-      if (locked) {
-        await putBackWhenFree(services, workspace, ref, {
-          ...options,
-          deadline,
-          labels,
-        });
-      }
+    const loaded = await loadConversation(ref);
+    const config = (await services.config(workspace, loaded)).values;
+    const settings = turnSummarySettings(config);
+    if (settings.auto) {
+      await summarizeForQuery({
+        env: session.env,
+        workspace,
+        ref,
+        loaded,
+        labels: services.labels(workspace, log),
+        batchSize: settings.batchSize,
+        oversized: settings.oversized,
+        ...(options.maxTurns === undefined
+          ? {}
+          : { maxTurns: options.maxTurns }),
+        ...(options.beforeIndex === undefined
+          ? {}
+          : { beforeIndex: options.beforeIndex }),
+        resolveModel: () => services.summaryModel(config, signal),
+        covered: await services.pendingBatchTurns(workspace, ref.id),
+        lockDeadline: deadline,
+        signal,
+        log,
+      });
     }
   }
   if (options.title && !signal.aborted) {
@@ -138,97 +125,6 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
       log,
     });
   }
-}
-
-/**
- * Sends this worker's one request (RFD 126's bound for a query: the newest
- * turns that fit, oversized ones left out first, at most its budget), even
- * while the lock is held (the answers then wait in the label store).
- *
- * @returns Whether the lock kept some answers from being written.
- */
-async function askOnce(
-  services: Services,
-  workspace: Workspace,
-  ref: ConversationRef,
-  options: WorkerOptions & { labels: LabelRecorder },
-): Promise<boolean> {
-  const { log, signal, labels } = options;
-  const loaded = await loadConversation(ref);
-  const config = (await services.config(workspace, loaded)).values;
-  const settings = turnSummarySettings(config);
-  if (!settings.auto) return false;
-  const result = await catchUpConversation({
-    workspace,
-    ref,
-    // Read moments ago for the config; read again only if it changed since.
-    loaded,
-    batchSize: Math.min(
-      settings.batchSize,
-      options.maxTurns ?? settings.batchSize,
-    ),
-    maxRequests: 1,
-    oversized: settings.oversized,
-    signal,
-    timeoutMs: 120_000,
-    resolveModel: () => services.summaryModel(config, signal),
-    labels,
-    covered: await services.pendingBatchTurns(workspace, ref.id),
-    log,
-    proceedWhenLocked: true,
-    ...(options.beforeIndex === undefined
-      ? {}
-      : { firstBefore: options.beforeIndex }),
-  });
-  logResult(ref, result, log);
-  return result.status === "locked" ||
-    result.skipped.some((turn) => turn.reason === "locked");
-}
-
-/**
- * Waits for the lock (up to the deadline, without the summary lease) to put
- * in what the label store kept, asking for nothing.
- */
-async function putBackWhenFree(
-  services: Services,
-  workspace: Workspace,
-  ref: ConversationRef,
-  options: WorkerOptions & { deadline: number; labels: LabelRecorder },
-): Promise<void> {
-  const { log, signal, deadline, labels } = options;
-  while (!signal.aborted) {
-    if (Date.now() >= deadline) {
-      log(
-        `jp-c${ref.id}: still locked; labels kept in the label store for the next catch-up`,
-      );
-      return;
-    }
-    await sleep(250, signal);
-    const result = await catchUpConversation({
-      workspace,
-      ref,
-      batchSize: 1,
-      maxRequests: 0,
-      signal,
-      resolveModel: () => Promise.reject(new Error("nothing is asked here")),
-      labels,
-      log,
-    });
-    if (result.status !== "locked") {
-      logResult(ref, result, log);
-      return;
-    }
-  }
-}
-
-function logResult(
-  ref: ConversationRef,
-  result: CatchUpResult,
-  log: (line: string) => void,
-): void {
-  log(
-    `jp-c${ref.id}: ${result.status}, ${result.summarized.length} summarized, ${result.restored.length} restored, ${result.skipped.length} skipped`,
-  );
 }
 
 async function titleConversation(

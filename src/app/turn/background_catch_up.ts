@@ -79,10 +79,13 @@ export async function backgroundCatchUp(
   const { services, workspace, conversation, config } = options;
   const { batchSize, oversized } = turnSummarySettings(config);
   const labels = services.labels(workspace, options.log);
+  // A summary the user wrote into the file by hand is recorded here, under
+  // the lock, so a later jp save cannot lose it.
   const { restored } = await restoreLabels(
     conversation.stream,
     labels,
     conversation.ref,
+    { recordFileLabels: true },
   );
   const none: BackgroundCatchUp = {
     task: undefined,
