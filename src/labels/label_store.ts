@@ -164,6 +164,22 @@ export class LabelRecord {
   }
 
   /**
+   * This record's entry for the same turn as `entry` (by its event id, else
+   * by its content and index): how a change made on one read of the record
+   * is replayed on a later one.
+   *
+   * @param entry An entry, from this record or another read of it.
+   * @returns The entry, if this record has it.
+   */
+  same(
+    entry: Pick<LabelEntry, "event_id" | "key" | "index">,
+  ): LabelEntry | undefined {
+    if (entry.event_id === null) return this.#idless(entry.key, entry.index);
+    const found = this.#indexes().byId.get(entry.event_id);
+    return found?.key === entry.key ? found : undefined;
+  }
+
+  /**
    * Adds or replaces the entry of a turn (by event id, else by content and
    * index).
    *

@@ -112,23 +112,31 @@ export async function restoreLabels(
       : {}),
   });
   const taken = new Set<LabelEntry>();
-  let changed = false;
+  // What changed, replayed on the record as it is when it is written: other
+  // processes add entries meanwhile (answers kept while the lock was held),
+  // and none of theirs may be lost.
+  const changes: Array<(stored: LabelRecord) => void> = [];
   const time = new Date().toISOString();
   for (const turn of stream.turns()) {
     if (!turn.isComplete()) continue;
     if (turn.summary !== undefined) {
       if (!options.recordFileLabels) continue;
       const found = recordFound(turn, record, taken, time, keyOf);
-      if (found === "recorded") report.recorded++;
-      if (found !== "known") changed = true;
+      if (found === "known") continue;
+      if (found.recorded) report.recorded++;
+      changes.push(found.apply);
       continue;
     }
     const entry = labelFor(turn, record, taken, keyOf);
     if (entry === undefined) continue;
     if (entry === "cleared") {
-      record.remove(record.byEventId(turn.id!)!);
+      const gone = record.byEventId(turn.id!)!;
+      record.remove(gone);
+      changes.push((stored) => {
+        const same = stored.same(gone);
+        if (same !== undefined) stored.remove(same);
+      });
       report.cleared++;
-      changed = true;
       continue;
     }
     taken.add(entry);
@@ -144,13 +152,18 @@ export async function restoreLabels(
     if (
       entry.event_id !== id || entry.index !== turn.index || !entry.written
     ) {
+      const was = { ...entry };
       record.rebind(entry, id, turn.index);
-      changed = true;
+      const index = turn.index;
+      changes.push((stored) => {
+        const same = stored.same(was);
+        if (same !== undefined) stored.rebind(same, id, index);
+      });
     }
   }
-  if (changed) {
+  if (changes.length > 0) {
     await recorder.store.update(identity, (stored) => {
-      stored.entries.splice(0, stored.entries.length, ...record.entries);
+      for (const change of changes) change(stored);
     });
   }
   return report;
@@ -213,8 +226,9 @@ async function contentKeysOf(
 
 /**
  * Records a label found in the file when the record does not hold it:
- * `known` (nothing to do), `marked` (now known to be in the file) or
- * `recorded`.
+ * `known` (nothing to do), or the change to make (it is now known to be in
+ * the file, or it is recorded), applied here and replayed on the stored
+ * record.
  */
 function recordFound(
   turn: Turn,
@@ -222,14 +236,21 @@ function recordFound(
   taken: Set<LabelEntry>,
   time: string,
   keyOf: (turn: Turn) => string,
-): "known" | "marked" | "recorded" {
+): "known" | { recorded: boolean; apply: (stored: LabelRecord) => void } {
   const summary = turn.summary!;
   const known = turn.id === undefined ? undefined : record.byEventId(turn.id);
   if (known?.summary === summary) {
     taken.add(known);
     if (known.written) return "known";
     known.written = true;
-    return "marked";
+    const was = { ...known };
+    return {
+      recorded: false,
+      apply: (stored) => {
+        const same = stored.same(was);
+        if (same !== undefined) same.written = true;
+      },
+    };
   }
   const key = keyOf(turn);
   if (turn.id === undefined) {
@@ -240,7 +261,7 @@ function recordFound(
     }
   }
   // A label jpt did not write (or a user's reword made by hand).
-  record.upsert({
+  const entry: LabelEntry = {
     key,
     index: turn.index,
     event_id: turn.id ?? null,
@@ -248,8 +269,9 @@ function recordFound(
     source: "file",
     written: true,
     time,
-  });
-  return "recorded";
+  };
+  record.upsert(entry);
+  return { recorded: true, apply: (stored) => stored.upsert({ ...entry }) };
 }
 
 /**

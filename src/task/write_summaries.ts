@@ -14,7 +14,10 @@ import type { ConversationStream } from "../conversation/stream.ts";
 import type { Turn } from "../conversation/turn.ts";
 import type { PreparedTurn } from "../summary/prepared_turn.ts";
 import { turnFingerprint } from "../summary/turn_fingerprint.ts";
-import { turnContentKeys } from "../summary/turn_content_key.ts";
+import {
+  turnContentKey,
+  turnContentKeys,
+} from "../summary/turn_content_key.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import {
@@ -22,6 +25,7 @@ import {
   type LabelRecorder,
   recordLabels,
 } from "../labels/label_recorder.ts";
+import { restoreLabels } from "../labels/restore_labels.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { HELD, withConversation } from "../workspace/unit_of_work.ts";
 
@@ -99,22 +103,33 @@ export async function writeSummaries(
   }, async (conversation) => {
     report.conversation = conversation;
     const stream = conversation.stream;
+    // What the label store kept goes in first (a user's label a jp save
+    // dropped meanwhile among it): an answer never replaces it.
+    if (labels !== undefined) await restoreLabels(stream, labels, target.ref);
+    const byContent = new TurnsByContent(stream);
     for (const answer of answers) {
       const { turn } = answer;
-      const now = findTurn(stream, turn);
-      if (now === undefined) {
-        report.gone.push(turn);
-        continue;
+      let now = findTurn(stream, turn);
+      if (
+        now === undefined || await turnFingerprint(now) !== turn.fingerprint
+      ) {
+        // Its id went or moved (a jp save drops every id): the turn is the
+        // one that says what the model read, never the one an id names.
+        now = await byContent.find(turn) ?? now;
+        if (now === undefined) {
+          report.gone.push(turn);
+          continue;
+        }
+        if (await turnContentKey(now) !== turn.contentKey) {
+          report.changed.push(turn);
+          continue;
+        }
       }
       // Compare and set: an answer only replaces what the turn held when it
       // was asked for (nothing, or the label `--force` asked again for).
       if (now.summary !== turn.heldSummary) {
         report.labelled.push(turn);
         if (now.summary !== undefined) found.push(now);
-        continue;
-      }
-      if (await turnFingerprint(now) !== turn.fingerprint) {
-        report.changed.push(turn);
         continue;
       }
       // A turn without an id gets the one the model saw it under.
@@ -193,6 +208,47 @@ async function recordFoundLabels(
       written: true,
     })),
   );
+}
+
+/**
+ * The complete turns of a stream by content key (hashed together, once,
+ * when first asked): an answer whose turn's id went or moved finds the turn
+ * with the content it was made for, the nearest to where it was, each turn
+ * at most once.
+ */
+class TurnsByContent {
+  readonly #stream: ConversationStream;
+  #byKey: Map<string, Turn[]> | undefined;
+  readonly #given = new Set<Turn>();
+
+  constructor(stream: ConversationStream) {
+    this.#stream = stream;
+  }
+
+  /** The turn with the content `turn` had, if any. */
+  async find(turn: PreparedTurn): Promise<Turn | undefined> {
+    if (this.#byKey === undefined) {
+      const turns = this.#stream.turns().filter((t) => t.isComplete());
+      const keys = await turnContentKeys(turns);
+      this.#byKey = new Map();
+      turns.forEach((t, i) => {
+        const list = this.#byKey!.get(keys[i]!);
+        if (list === undefined) this.#byKey!.set(keys[i]!, [t]);
+        else list.push(t);
+      });
+    }
+    let best: Turn | undefined;
+    for (const candidate of this.#byKey.get(turn.contentKey) ?? []) {
+      if (this.#given.has(candidate)) continue;
+      if (
+        best === undefined ||
+        Math.abs(candidate.index - turn.index) <
+          Math.abs(best.index - turn.index)
+      ) best = candidate;
+    }
+    if (best !== undefined) this.#given.add(best);
+    return best;
+  }
 }
 
 /** The turn an answer is for: by its id, or by its index when it had none. */

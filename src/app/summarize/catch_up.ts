@@ -32,12 +32,9 @@ import type { ConversationRef } from "../../workspace/conversation_ref.ts";
 import { LockHeldError } from "../../workspace/lock.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
 import { type HELD, withConversation } from "../../workspace/unit_of_work.ts";
-import type { LabelRecord } from "../../labels/label_store.ts";
-import {
-  labelsToRedo,
-  restorableLabels,
-  restoreLabels,
-} from "../../labels/restore_labels.ts";
+import type { LabelEntry, LabelRecord } from "../../labels/label_store.ts";
+import { labelsToRedo, restoreLabels } from "../../labels/restore_labels.ts";
+import { turnContentKeys } from "../../summary/turn_content_key.ts";
 
 /** The longest a catch-up keeps answers before writing them. */
 const WRITE_INTERVAL_MS = 5_000;
@@ -371,9 +368,11 @@ async function chooseCandidates(
 }
 
 /**
- * The turns of a conversation read without its lock whose answer the label
- * store already holds (a summarizer that could not write them because the
- * lock was held): they are put in once the lock is free, never asked again.
+ * The turns of a conversation read without its lock that the label store
+ * holds a summary for, made for the content they have: an answer kept while
+ * the lock was held, or one the lock's holder is putting in right now (it
+ * marks the record before it saves the file). They are put in under the
+ * lock, never asked for again.
  */
 async function keptInStore(
   conversation: LoadedConversation,
@@ -386,12 +385,20 @@ async function keptInStore(
   const unlabelled = conversation.stream.turns().filter((turn) =>
     turn.isComplete() && turn.summary === undefined
   );
-  const restorable = await restorableLabels(record, unlabelled);
-  return new Set(
-    unlabelled.filter((turn) => restorable(turn) !== undefined).map((turn) =>
-      turn.index
-    ),
-  );
+  const keys = await turnContentKeys(unlabelled);
+  const taken = new Set<LabelEntry>();
+  const kept = new Set<number>();
+  unlabelled.forEach((turn, i) => {
+    const key = keys[i]!;
+    const byId = turn.id === undefined ? undefined : record.byEventId(turn.id);
+    const entry = byId?.key === key
+      ? byId
+      : record.forContent(key, turn.index, taken);
+    if (entry === undefined) return;
+    taken.add(entry);
+    kept.add(turn.index);
+  });
+  return kept;
 }
 
 /**

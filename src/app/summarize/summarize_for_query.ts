@@ -162,6 +162,10 @@ function logResult(
   log: (line: string) => void,
 ): void {
   log(
-    `jp-c${ref.id}: ${result.status}, ${result.summarized.length} summarized, ${result.restored.length} restored, ${result.skipped.length} skipped`,
+    `jp-c${ref.id}: ${result.status}, ${result.summarized.length} summarized, ${result.restored.length} restored, ${result.skipped.length} skipped${
+      result.skipped.length === 0
+        ? ""
+        : ` (${result.skipped.map((turn) => turn.reason).join(", ")})`
+    }`,
   );
 }
