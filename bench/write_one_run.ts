@@ -1,9 +1,10 @@
 /**
  * Writing one summary into a large conversation against a bare `JSON.parse`
  * of its file: each in a fresh process (`write_one.ts`), alternated run by
- * run, the file restored before each write; the label store already holds
- * the file's labels (the steady state after a first catch-up). Time of the
- * operation and the process's peak resident memory.
+ * run, the file restored before each write; the label store either
+ * already holds the file's labels (the steady state after a first
+ * catch-up) or is empty (the first catch-up: every label is recorded).
+ * Time of the operation and the process's peak resident memory.
  *
  * Run alone with `deno run -A bench/write_one_run.ts [--quick]`, or through
  * `bench/bench.ts`. Linux (peak memory from /proc).
@@ -21,6 +22,8 @@ const SCRIPT = new URL("./write_one.ts", import.meta.url).pathname;
 export interface WriteOneRow {
   /** Turns in the conversation. */
   turns: number;
+  /** Whether the label store held the file's labels before the write. */
+  primed: boolean;
   /** Size of `events.json` (MB). */
   mb: number;
   /** `JSON.parse` of the file, read included (ms). */
@@ -49,16 +52,16 @@ async function once(
   return JSON.parse(new TextDecoder().decode(output.stdout));
 }
 
-async function labelFiles(store: string): Promise<string[]> {
-  const paths: string[] = [];
-  const labels = join(store, "labels");
-  if (!(await Deno.stat(labels).then(() => true, () => false))) return paths;
-  for await (const shard of Deno.readDir(labels)) {
-    for await (const file of Deno.readDir(join(store, "labels", shard.name))) {
-      paths.push(join(store, "labels", shard.name, file.name));
+/** The store's record files (its top level), by name. */
+async function storeFiles(store: string): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  if (!(await Deno.stat(store).then(() => true, () => false))) return files;
+  for await (const item of Deno.readDir(store)) {
+    if (item.isFile) {
+      files.set(item.name, await Deno.readFile(join(store, item.name)));
     }
   }
-  return paths;
+  return files;
 }
 
 /**
@@ -74,47 +77,62 @@ export async function writeOneRun(
 ): Promise<WriteOneRow[]> {
   const rows: WriteOneRow[] = [];
   for (const turns of sizes) {
-    const root = await Deno.makeTempDir({ prefix: "jpt-bench-write-" });
-    try {
-      const dir = join(root, "conversation");
-      await Deno.mkdir(dir);
-      const bytes = generateConversation(turns, 3000, turns, turns - 1);
-      const original = join(root, "events.original.json");
-      await Deno.writeFile(original, bytes);
-      await Deno.writeTextFile(
-        join(dir, "metadata.json"),
-        '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
-      );
-      await Deno.copyFile(original, join(dir, "events.json"));
-      const store = join(root, "store");
-      await once("prime", dir, store);
-      const baseline = await once("baseline", dir, store);
-      const primed = new Set(await labelFiles(store));
-      const parse: Array<{ ms: number; peakMb: number }> = [];
-      const write: Array<{ ms: number; peakMb: number }> = [];
-      for (let run = 0; run < runs; run++) {
-        await Deno.copyFile(original, join(dir, "events.json"));
-        // The last run's label would be restored instead of asked for.
-        for (const path of await labelFiles(store)) {
-          if (!primed.has(path)) await Deno.remove(path);
-        }
-        write.push(await once("write", dir, store));
-        parse.push(await once("parse", dir, store));
-      }
-      rows.push({
-        turns,
-        mb: bytes.length / 1e6,
-        parseMs: median(parse.map((r) => r.ms)),
-        writeMs: median(write.map((r) => r.ms)),
-        parsePeakMb: median(parse.map((r) => r.peakMb)),
-        writePeakMb: median(write.map((r) => r.peakMb)),
-        baselineMb: baseline.peakMb,
-      });
-    } finally {
-      await Deno.remove(root, { recursive: true });
+    for (const primed of [true, false]) {
+      rows.push(await measureSize(turns, primed, runs));
     }
   }
   return rows;
+}
+
+/** One size, with the store primed or empty: medians of `runs`. */
+async function measureSize(
+  turns: number,
+  primed: boolean,
+  runs: number,
+): Promise<WriteOneRow> {
+  const root = await Deno.makeTempDir({ prefix: "jpt-bench-write-" });
+  try {
+    const dir = join(root, "conversation");
+    await Deno.mkdir(dir);
+    const bytes = generateConversation(turns, 3000, turns, turns - 1);
+    const original = join(root, "events.original.json");
+    await Deno.writeFile(original, bytes);
+    await Deno.writeTextFile(
+      join(dir, "metadata.json"),
+      '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+    );
+    await Deno.copyFile(original, join(dir, "events.json"));
+    const store = join(root, "store");
+    if (primed) await once("prime", dir, store);
+    const baseline = await once("baseline", dir, store);
+    const kept = await storeFiles(store);
+    const parse: Array<{ ms: number; peakMb: number }> = [];
+    const write: Array<{ ms: number; peakMb: number }> = [];
+    for (let run = 0; run < runs; run++) {
+      await Deno.copyFile(original, join(dir, "events.json"));
+      // The store as it was before the first write (a record the last run
+      // wrote would restore its label instead of asking for it).
+      await Deno.remove(store, { recursive: true }).catch(() => {});
+      await Deno.mkdir(store, { recursive: true });
+      for (const [name, content] of kept) {
+        await Deno.writeFile(join(store, name), content);
+      }
+      write.push(await once("write", dir, store));
+      parse.push(await once("parse", dir, store));
+    }
+    return {
+      turns,
+      primed,
+      mb: bytes.length / 1e6,
+      parseMs: median(parse.map((r) => r.ms)),
+      writeMs: median(write.map((r) => r.ms)),
+      parsePeakMb: median(parse.map((r) => r.peakMb)),
+      writePeakMb: median(write.map((r) => r.peakMb)),
+      baselineMb: baseline.peakMb,
+    };
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 }
 
 /**
@@ -125,14 +143,14 @@ export async function writeOneRun(
  */
 export function writeOneTable(rows: WriteOneRow[]): string[] {
   return [
-    "| turns | MB | `JSON.parse` (ms) | write one summary (ms) | write / parse | peak RSS, parse (MB) | peak RSS, write (MB) | write RSS / file size | start-up RSS (MB) | (write − start-up) / file size |",
-    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| turns | label store | MB | `JSON.parse` (ms) | write one summary (ms) | write / parse | peak RSS, parse (MB) | peak RSS, write (MB) | write RSS / file size | start-up RSS (MB) | (write − start-up) / file size |",
+    "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((row) =>
-      `| ${row.turns} | ${row.mb.toFixed(0)} | ${row.parseMs.toFixed(0)} | ${
-        row.writeMs.toFixed(0)
-      } | ${(row.writeMs / row.parseMs).toFixed(2)} | ${
-        row.parsePeakMb.toFixed(0)
-      } | ${row.writePeakMb.toFixed(0)} | ${
+      `| ${row.turns} | ${row.primed ? "holds the labels" : "empty"} | ${
+        row.mb.toFixed(0)
+      } | ${row.parseMs.toFixed(0)} | ${row.writeMs.toFixed(0)} | ${
+        (row.writeMs / row.parseMs).toFixed(2)
+      } | ${row.parsePeakMb.toFixed(0)} | ${row.writePeakMb.toFixed(0)} | ${
         (row.writePeakMb / row.mb).toFixed(2)
       } | ${row.baselineMb.toFixed(0)} | ${
         ((row.writePeakMb - row.baselineMb) / row.mb).toFixed(2)

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runSummaryWorker } from "../../src/app/summarize/summary_worker.ts";
+import { watchWorkspace } from "../../src/app/summarize/watch_workspace.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { Services } from "../../src/app/services.ts";
 import { identityOf } from "../../src/labels/label_recorder.ts";
@@ -127,4 +128,44 @@ Deno.test("runSummaryWorker() stopped while it waits for the lease asks nothing"
   } finally {
     await lease!.release();
   }
+});
+
+Deno.test("jpt watch takes the same summary lease: it leaves a conversation a worker holds, then does it once the lease is free", async () => {
+  await using ws = await tempWorkspace();
+  await using llm = FakeLlm.start(summaryResponder());
+  await useFakeModel(ws, llm.url);
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    simpleTurns("w", 2),
+  );
+  const session = testSession(ws);
+  const labels = new Services(session).labels(
+    await Workspace.open(ws.root, session.env),
+  );
+  const lease = await takeSummaryLease(
+    session.env,
+    await identityOf(labels, {
+      id: "17800000000",
+      copies: [{ root: undefined, dir }],
+    }),
+  );
+  assert.ok(lease);
+  const watchOnce = async () => {
+    const actions: string[] = [];
+    await watchWorkspace(session, {
+      signal: new AbortController().signal,
+      once: true,
+      onAction: (action) => actions.push(action.action),
+    });
+    return actions;
+  };
+  try {
+    assert.ok((await watchOnce()).includes("busy"));
+    assert.equal(llm.chatRequests.length, 0);
+  } finally {
+    await lease.release();
+  }
+  assert.ok((await watchOnce()).includes("summarized"));
+  assert.equal(llm.chatRequests.length, 1);
 });

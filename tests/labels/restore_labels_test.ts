@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { catchUpConversation } from "../../src/app/summarize/catch_up.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import type { LabelRecorder } from "../../src/labels/label_recorder.ts";
+import {
+  type LabelRecorder,
+  recordLabels,
+} from "../../src/labels/label_recorder.ts";
+import { turnContentKey } from "../../src/summary/turn_content_key.ts";
 import { LabelStore } from "../../src/labels/label_store.ts";
 import { restoreLabels } from "../../src/labels/restore_labels.ts";
 import { PROMPT_VERSION } from "../../src/summary/prompt.ts";
@@ -228,4 +232,37 @@ Deno.test("restoreLabels() without recording reads one record and hashes nothing
     { restored: [], recorded: 0, cleared: 0, record: [] },
   );
   assert.equal(conversation.stream.revision, 0);
+});
+
+Deno.test("an answer kept while the lock was held is not put onto its turn once the turn's content changed (same event_id)", async () => {
+  const { ws, dir, ref, labels } = await setUp(2);
+  await using _ = ws;
+  const conversation = await loadConversation(ref);
+  const turn = conversation.stream.turns()[0]!;
+  // The worker's answer, kept in the store while the user held the lock.
+  await recordLabels(labels, ref, [{
+    contentKey: await turnContentKey(turn),
+    index: 0,
+    summary: "Made for the old content",
+    source: "model",
+    eventId: turn.id,
+    written: false,
+  }]);
+  // The user changed the turn meanwhile (its id stays).
+  const events = join(dir, "events.json");
+  await Deno.writeTextFile(
+    events,
+    (await Deno.readTextFile(events)).replace(
+      "question 0 of r",
+      "a different question",
+    ),
+  );
+  const changed = await loadConversation(ref);
+  const report = await restoreLabels(changed.stream, labels, ref);
+  assert.equal(report.restored.length, 0);
+  assert.equal(changed.stream.turns()[0]!.summary, undefined);
+  // The same answer goes in while the content is what it was made for.
+  const same = ConversationStream.parse(conversation.stream.serialize());
+  assert.equal((await restoreLabels(same, labels, ref)).restored.length, 1);
+  assert.equal(same.turns()[0]!.summary, "Made for the old content");
 });

@@ -31,9 +31,10 @@ import {
 import type { Workspace } from "../../workspace/workspace.ts";
 import { RereadMemory } from "../../conversation/reread_memory.ts";
 import { catchUpConversation, type CatchUpResult } from "./catch_up.ts";
+import { takeSummaryLease } from "../../labels/summary_lease.ts";
 import { currentWorkspace, type Session } from "../session.ts";
 import { Services } from "../services.ts";
-import type { LabelRecorder } from "../../labels/label_recorder.ts";
+import { identityOf, type LabelRecorder } from "../../labels/label_recorder.ts";
 import {
   isInherited,
   type SummaryModelOrigin,
@@ -52,6 +53,7 @@ export interface WatchAction {
     | "summarized"
     | "restored"
     | "locked"
+    | "busy"
     | "problem"
     | "error"
     | "stopped";
@@ -217,6 +219,15 @@ class Watcher {
     try {
       const result = await this.#catchUp(ref);
       if (result === undefined) return;
+      if (result === "busy") {
+        // Another summarizer (a query's worker, summarize) holds the lease:
+        // it does this conversation's turns; looked at again shortly.
+        options.onAction(action(name, "busy", {
+          detail: "another summarizer is at work on it",
+        }));
+        if (!options.once) this.#schedule(id, options.lockRetryMs ?? 1_000);
+        return;
+      }
       const lockedAtWrite = result.skipped.some((turn) =>
         turn.reason === "locked"
       );
@@ -279,6 +290,13 @@ class Watcher {
     const config = loadedConfig.values;
     const settings = turnSummarySettings(config);
     if (!settings.auto) return undefined;
+    // One summarizer per conversation: the watcher takes the same lease as
+    // a query's worker and summarize, so no turn is asked for twice.
+    const lease = await takeSummaryLease(
+      services.session.env,
+      await identityOf(this.#labels, ref),
+    );
+    if (lease === undefined) return "busy";
     return await catchUpConversation({
       workspace: this.#workspace,
       ref,
@@ -308,7 +326,7 @@ class Watcher {
         this.#models.set(ref.id, await this.#modelOrigin(loadedConfig));
       }
       return result;
-    });
+    }).finally(() => lease.release());
   }
 
   /** The summary model and its origin, when it can be named (no network). */
