@@ -10,13 +10,12 @@
  * `withConversation`), the summarizer interface, and the transcript and
  * fingerprint RFD 126 defines.
  *
- * More lives under sub-paths, **unstable** (they may change in any
- * release): `@jpt/cli/workspace` (storage details, the label store),
- * `@jpt/cli/summary` (packing, prompts, the OpenAI-SDK summarizer, the
- * Batch API) and `@jpt/cli/unstable` (the flows the CLI runs: `runTurn`,
- * `catchUpConversation`, `backfill`). The library never starts a process:
- * background work a turn leaves is drained unless the caller passes a
- * hand-off.
+ * Everything else lives under `@jpt/cli/unstable`, which may change in any
+ * release: the flows the CLI runs (`runTurn`, `catchUpConversation`,
+ * `backfill`), storage details and the label store, packing, prompts, the
+ * OpenAI-SDK summarizer and the Batch API. The library never starts a
+ * process: background work a turn leaves is drained unless the caller
+ * passes a hand-off.
  *
  * @example Read a conversation and list its turns
  * ```ts

@@ -234,3 +234,36 @@ Deno.test("records share at most 256 lock files, and one run's concurrent update
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a record's id and content indexes follow upsert, rebind and remove", () => {
+  const record = new LabelRecord([entry(1, "One"), entry(2, "Two")]);
+  assert.equal(record.byEventId("e1")?.summary, "One");
+  // Replaced by id; the content index follows the new entry.
+  record.upsert({ ...entry(1, "One again"), key: key(7) });
+  assert.equal(record.byEventId("e1")?.summary, "One again");
+  assert.equal(record.forContent(key(1), 1, new Set()), undefined);
+  assert.equal(record.forContent(key(7), 1, new Set())?.summary, "One again");
+  assert.equal(record.entries.length, 2);
+  // Given back under a new id (a jp save dropped the old one).
+  const two = record.byEventId("e2")!;
+  record.rebind(two, "fresh", 4);
+  assert.equal(record.byEventId("e2"), undefined);
+  assert.equal(record.byEventId("fresh"), two);
+  assert.deepEqual([two.index, two.written], [4, true]);
+  // Another read of the record finds the same turn's entry.
+  assert.equal(record.same({ event_id: "fresh", key: key(2), index: 4 }), two);
+  assert.equal(
+    record.same({ event_id: "fresh", key: key(3), index: 4 }),
+    undefined,
+  );
+  record.remove(two);
+  assert.equal(record.byEventId("fresh"), undefined);
+  assert.equal(record.forContent(key(2), 4, new Set()), undefined);
+  assert.equal(record.entries.length, 1);
+  // An id-less entry is found by content and index.
+  record.upsert({ ...entry(5, "No id"), event_id: null });
+  assert.equal(
+    record.same({ event_id: null, key: key(5), index: 5 })?.summary,
+    "No id",
+  );
+});
