@@ -1,11 +1,14 @@
 /**
  * Writing summaries (RFD 126, Sync): take the conversation lock without
  * waiting, load the stream once (or not at all, when the caller's own read
- * is still what the files hold), and store each summary whose turn is still
- * there with the fingerprint the model saw; one write for all of them. A
- * turn that had no id gets one now, only because it is being labelled.
- * Every label written also goes into the label store, and so does every
- * answer when the lock is held (the next catch-up restores it).
+ * is still what the files hold), put back what the label store kept (and
+ * record summaries written by hand), then store each answer on the turn
+ * with the content the model read: by id while its fingerprint matches,
+ * else by content key (an id a jp save dropped or moved is never followed),
+ * never over a summary the turn has now; one write for all of them. A turn
+ * that had no id gets one now, only because it is being labelled. Every
+ * label written also goes into the label store, and so does every answer
+ * when the lock is held (the next catch-up restores it).
  *
  * @module
  */
@@ -20,11 +23,7 @@ import {
 } from "../summary/turn_content_key.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
-import {
-  identityOf,
-  type LabelRecorder,
-  recordLabels,
-} from "../labels/label_recorder.ts";
+import { type LabelRecorder, recordLabels } from "../labels/label_recorder.ts";
 import { restoreLabels } from "../labels/restore_labels.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { HELD, withConversation } from "../workspace/unit_of_work.ts";
@@ -88,9 +87,6 @@ export async function writeSummaries(
   };
   if (answers.length === 0) return report;
   const stored: Array<{ answer: Answer; id: string; index: number }> = [];
-  // Labels found on turns asked for: a summary someone wrote meanwhile
-  // (by hand, or another summarizer).
-  const found: Turn[] = [];
   // The one read under the lock (none when the caller's read is current);
   // the freshness check below uses it.
   const outcome = await withConversation(target.workspace, target.ref, {
@@ -104,8 +100,13 @@ export async function writeSummaries(
     report.conversation = conversation;
     const stream = conversation.stream;
     // What the label store kept goes in first (a user's label a jp save
-    // dropped meanwhile among it): an answer never replaces it.
-    if (labels !== undefined) await restoreLabels(stream, labels, target.ref);
+    // dropped meanwhile among it): an answer never replaces it. A summary
+    // written by hand into the file is recorded as the user's.
+    if (labels !== undefined) {
+      await restoreLabels(stream, labels, target.ref, {
+        recordFileLabels: true,
+      });
+    }
     const byContent = new TurnsByContent(stream);
     for (const answer of answers) {
       const { turn } = answer;
@@ -129,7 +130,6 @@ export async function writeSummaries(
       // was asked for (nothing, or the label `--force` asked again for).
       if (now.summary !== turn.heldSummary) {
         report.labelled.push(turn);
-        if (now.summary !== undefined) found.push(now);
         continue;
       }
       // A turn without an id gets the one the model saw it under.
@@ -162,7 +162,6 @@ export async function writeSummaries(
     return report;
   }
   if (labels !== undefined) {
-    await recordFoundLabels(labels, target.ref, found);
     await recordLabels(
       labels,
       target.ref,
@@ -178,36 +177,6 @@ export async function writeSummaries(
     );
   }
   return report;
-}
-
-/**
- * Records the labels found on turns that were asked for, when the record
- * does not hold them yet: a summary the user wrote into the file by hand
- * is theirs (`file`), and a later jp save cannot lose it.
- */
-async function recordFoundLabels(
-  labels: LabelRecorder,
-  ref: ConversationRef,
-  turns: readonly Turn[],
-): Promise<void> {
-  if (turns.length === 0) return;
-  const record = await labels.store.read(await identityOf(labels, ref));
-  const unknown = turns.filter((turn) =>
-    turn.id === undefined || record.byEventId(turn.id)?.summary !== turn.summary
-  );
-  const keys = await turnContentKeys(unknown);
-  await recordLabels(
-    labels,
-    ref,
-    unknown.map((turn, i) => ({
-      contentKey: keys[i]!,
-      index: turn.index,
-      summary: turn.summary!,
-      source: "file" as const,
-      eventId: turn.id,
-      written: true,
-    })),
-  );
 }
 
 /**
