@@ -353,6 +353,26 @@ export class LabelStore {
   }
 
   /**
+   * What a conversation's record is now, as one `stat` tells it (records are
+   * replaced by atomic renames, so a changed record is a new file): equal
+   * stamps mean no process changed the record in between.
+   *
+   * @param conversation The conversation in its checkout.
+   * @returns The stamp (`none` when it has no record).
+   */
+  async stampOf(conversation: ConversationIdentity): Promise<string> {
+    const path = await this.#path(conversation);
+    if (path === undefined) return "none";
+    try {
+      // Blocking: one system call.
+      const info = Deno.statSync(path);
+      return `${info.ino}:${info.size}:${info.mtime?.getTime()}`;
+    } catch {
+      return "none";
+    }
+  }
+
+  /**
    * Changes a conversation's record: read, change, write, under the lock
    * of its shard (processes, and jobs of this process, updating records of
    * one shard take turns).

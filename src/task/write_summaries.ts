@@ -23,7 +23,11 @@ import {
 } from "../summary/turn_content_key.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
-import { type LabelRecorder, recordLabels } from "../labels/label_recorder.ts";
+import {
+  identityOf,
+  type LabelRecorder,
+  recordLabels,
+} from "../labels/label_recorder.ts";
 import { restoreLabels } from "../labels/restore_labels.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { HELD, withConversation } from "../workspace/unit_of_work.ts";
@@ -74,6 +78,12 @@ export async function writeSummaries(
     workspace: Workspace | undefined;
     ref: ConversationRef;
     snapshot?: LoadedConversation;
+    /**
+     * The label record's stamp (`LabelStore.stampOf`) right after
+     * `snapshot` was restored from it under the lock: while both are
+     * unchanged, the write does not restore again.
+     */
+    restoredAt?: string;
   },
   answers: readonly Answer[],
   labels?: LabelRecorder,
@@ -102,7 +112,10 @@ export async function writeSummaries(
     // What the label store kept goes in first (a user's label a jp save
     // dropped meanwhile among it): an answer never replaces it. A summary
     // written by hand into the file is recorded as the user's.
-    if (labels !== undefined) {
+    if (
+      labels !== undefined &&
+      !(await stillRestored(target, conversation, labels))
+    ) {
       await restoreLabels(stream, labels, target.ref, {
         recordFileLabels: true,
       });
@@ -177,6 +190,25 @@ export async function writeSummaries(
     );
   }
   return report;
+}
+
+/**
+ * Whether the conversation under the lock is the caller's read, restored
+ * from a record that no process has changed since.
+ */
+async function stillRestored(
+  target: {
+    ref: ConversationRef;
+    snapshot?: LoadedConversation;
+    restoredAt?: string;
+  },
+  conversation: LoadedConversation,
+  labels: LabelRecorder,
+): Promise<boolean> {
+  return target.restoredAt !== undefined &&
+    conversation === target.snapshot &&
+    await labels.store.stampOf(await identityOf(labels, target.ref)) ===
+      target.restoredAt;
 }
 
 /**

@@ -189,8 +189,14 @@ export async function catchUpConversation(
     return { ...result, status: "locked", error: opened.locked };
   }
   // The conversation as last read or written; a write reuses it while the
-  // files are unchanged (one read for the whole catch-up).
+  // files are unchanged (one read for the whole catch-up), and does not
+  // restore again while the label record is unchanged too.
   let current = opened.conversation;
+  let restoredAt = opened.record === undefined || options.labels === undefined
+    ? undefined
+    : await options.labels.store.stampOf(
+      await identityOf(options.labels, ref),
+    );
   result.restored.push(...opened.restored);
   const snapshot = current.stream;
   const candidates = options.maxRequests === 0
@@ -211,10 +217,17 @@ export async function catchUpConversation(
   let tookInNewer = false;
   const flush = async (final: boolean) => {
     const report = await writeSummaries(
-      { workspace, ref, snapshot: current },
+      {
+        workspace,
+        ref,
+        snapshot: current,
+        ...(restoredAt === undefined ? {} : { restoredAt }),
+      },
       pending,
       options.labels,
     );
+    // The write changed the record (or restored anew): later writes restore.
+    restoredAt = undefined;
     // The same object unless the files changed since it was read.
     tookInNewer ||= (report.conversation ?? current) !== current;
     current = report.conversation ?? current;
