@@ -11,6 +11,7 @@
 
 import { join } from "../platform/path.ts";
 import { jptDataDir } from "./jpt_data_dir.ts";
+import { appendToRegularFile } from "./append_regular.ts";
 import type { EnvReader } from "./user_dirs.ts";
 
 /** One request, as the ledger keeps it. */
@@ -81,10 +82,9 @@ export function appendUsage(env: EnvReader, record: UsageRecord): void {
   if (dir === undefined) return;
   try {
     Deno.mkdirSync(dir, { recursive: true });
-    Deno.writeTextFileSync(
+    appendToRegularFile(
       join(dir, `${record.time.slice(0, 7)}.jsonl`),
       JSON.stringify(record) + "\n",
-      { append: true },
     );
   } catch {
     // Nowhere to keep it.

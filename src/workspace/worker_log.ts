@@ -11,6 +11,9 @@
 
 import { dirname, join } from "../platform/path.ts";
 import { jptDataDir } from "./jpt_data_dir.ts";
+import { appendToRegularFile } from "./append_regular.ts";
+import { writeFileAtomic } from "./atomic_write.ts";
+import { readRegularFile } from "./read_bounded.ts";
 import type { EnvReader } from "./user_dirs.ts";
 
 /** The size past which the log is rotated. */
@@ -53,7 +56,7 @@ export function appendLogLine(
     } catch {
       // No log yet.
     }
-    Deno.writeTextFileSync(path, `${line}\n`, { append: true });
+    appendToRegularFile(path, `${line}\n`);
   } catch {
     // Nowhere to log.
   }
@@ -130,7 +133,12 @@ export async function unseenGiveUps(path: string): Promise<string[]> {
     return [];
   }
   if (!info.isFile) return [];
-  const seen = Number(await Deno.readTextFile(seenPath).catch(() => "0"));
+  const seen = Number(
+    await readRegularFile(seenPath, 64).then(
+      (bytes) => new TextDecoder().decode(bytes),
+      () => "0",
+    ),
+  );
   const from = Number.isSafeInteger(seen) && seen >= 0 && seen <= info.size
     ? seen
     : 0;
@@ -140,6 +148,8 @@ export async function unseenGiveUps(path: string): Promise<string[]> {
     Math.max(from, info.size - TAIL_BYTES),
     info.size,
   );
-  await Deno.writeTextFile(seenPath, String(info.size)).catch(() => {});
+  // Renamed over whatever is there: never opened, so never blocks.
+  await writeFileAtomic(seenPath, new TextEncoder().encode(String(info.size)))
+    .catch(() => {});
   return text.split("\n").filter((line) => GIVE_UP.test(line)).slice(-5);
 }
