@@ -13,7 +13,11 @@ import { idFromDirName } from "./conversation_id.ts";
 import { parseJsonOrdered } from "../conversation/json_parse.ts";
 import { isJsonObject } from "../conversation/json_value.ts";
 import { isDirectory, isFile } from "./fs_probe.ts";
-import { maxFileBytes, readRegularFileSync } from "./read_bounded.ts";
+import {
+  maxFileBytes,
+  maxSmallFileBytes,
+  readRegularFileSync,
+} from "./read_bounded.ts";
 import { strayTempFiles } from "./stray_temp_files.ts";
 
 /** The result of checking one conversation directory. */
@@ -72,7 +76,12 @@ export function checkConversation(
   }
   const readFile = (name: string) => {
     try {
-      return readOptional(join(dir, name));
+      // metadata.json and base_config.json are small: bounded as every
+      // reader bounds them (a 2 GiB file is refused, not read).
+      return readOptional(
+        join(dir, name),
+        name === "events.json" ? maxFileBytes() : maxSmallFileBytes(),
+      );
     } catch (error) {
       errors.push(`${name}: ${message(error)}`);
       return null;
@@ -220,10 +229,10 @@ function validateEventsAt(
   return validateEvents(bytes, options);
 }
 
-function readOptional(path: string): Uint8Array | undefined {
+function readOptional(path: string, limit: number): Uint8Array | undefined {
   try {
     // Blocking: a check reads many small files and does nothing meanwhile.
-    return readRegularFileSync(path);
+    return readRegularFileSync(path, limit);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;

@@ -159,3 +159,22 @@ Deno.test('a 2 GiB metadata.json is refused at once, naming the file and the lim
     assert.doesNotMatch(output, /No conversations/);
   }
 });
+
+Deno.test("jpt check refuses a 2 GiB metadata.json or base_config.json at once with the 16 MiB limit, as every reader does", async () => {
+  for (const name of ["metadata.json", "base_config.json"]) {
+    const { ws, dir } = await workspaceWithConversation();
+    await using _ = ws;
+    const path = join(dir, name);
+    const file = await Deno.open(path, {
+      write: true,
+      create: true,
+      truncate: true,
+    });
+    await file.truncate(2 * 1024 ** 3); // sparse: costs no disk
+    file.close();
+    const result = await runJpt(["check", dir], { cwd: ws.root, env: ws.env });
+    const output = result.stdout + result.stderr;
+    assert.equal(result.code, 1, output);
+    assert.match(output, new RegExp(`${name}.*over the limit of 16777216`));
+  }
+});
