@@ -75,6 +75,36 @@ export async function waitForSummaryLease(
   }
 }
 
+/**
+ * Runs work under a conversation's summary lease, waiting for it up to a
+ * bound.
+ *
+ * @param env Environment access.
+ * @param conversation The conversation in its checkout.
+ * @param options The longest wait, and what stops it.
+ * @param work The work.
+ * @returns What the work returned, or `undefined` when the lease stayed held.
+ */
+export async function underSummaryLease<T>(
+  env: EnvReader,
+  conversation: ConversationIdentity,
+  options: { waitMs: number; signal?: AbortSignal },
+  work: () => Promise<T>,
+): Promise<T | undefined> {
+  const lease = await waitForSummaryLease(env, conversation, options).catch(
+    (error) => {
+      if (options.signal?.aborted) return undefined;
+      throw error;
+    },
+  );
+  if (lease === undefined) return undefined;
+  try {
+    return await work();
+  } finally {
+    await lease.release();
+  }
+}
+
 async function leasePath(
   env: EnvReader,
   conversation: ConversationIdentity,

@@ -83,7 +83,7 @@ export async function writeSummaries(
      * `snapshot` was restored from it under the lock: while both are
      * unchanged, the write does not restore again.
      */
-    restoredAt?: string;
+    restoredAt?: string | undefined;
   },
   answers: readonly Answer[],
   labels?: LabelRecorder,
@@ -200,7 +200,7 @@ async function stillRestored(
   target: {
     ref: ConversationRef;
     snapshot?: LoadedConversation;
-    restoredAt?: string;
+    restoredAt?: string | undefined;
   },
   conversation: LoadedConversation,
   labels: LabelRecorder,

@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { backfill, backfillTotals } from "../../src/app/summarize/backfill.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
+import { Services } from "../../src/app/services.ts";
+import { identityOf } from "../../src/labels/label_recorder.ts";
+import { takeSummaryLease } from "../../src/labels/summary_lease.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 import { FakeLlm, summaryResponder } from "../support/fake_llm.ts";
 import { testSession, useFakeModel } from "../support/session.ts";
 import {
@@ -49,4 +53,48 @@ Deno.test("backfill() in process labels every turn of every conversation and ask
     windowQuestions.length <= 1,
     windowQuestions.map((r) => r.path).join(", "),
   );
+});
+
+Deno.test("backfill() waits for a conversation's summary lease another summarizer holds, then asks only for what is left", async () => {
+  await using ws = await tempWorkspace();
+  await using llm = FakeLlm.start(summaryResponder());
+  await useFakeModel(ws, llm.url);
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    simpleTurns("l", 2),
+  );
+  const session = testSession(ws);
+  const labels = new Services(session).labels(
+    await Workspace.open(ws.root, session.env),
+  );
+  const lease = await takeSummaryLease(
+    session.env,
+    await identityOf(labels, {
+      id: "17800000000",
+      copies: [{ root: undefined, dir }],
+    }),
+  );
+  assert.ok(lease);
+  const running = backfill(session, {
+    targets: [],
+    all: true,
+    dryRun: false,
+    jobs: 1,
+    timeoutMs: 10_000,
+    signal: new AbortController().signal,
+  });
+  // The holder (a worker) labels the newest turn meanwhile, then lets go.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(llm.chatRequests.length, 0, "nothing asked while it waits");
+  const events = join(dir, "events.json");
+  const stream = ConversationStream.parse(await Deno.readFile(events));
+  stream.labelTurn(1, undefined, "The worker's label");
+  await Deno.writeFile(events, stream.serialize());
+  await lease.release();
+  const outcomes = await running;
+  assert.equal(backfillTotals(outcomes).summarized, 1);
+  assert.equal(llm.chatRequests.length, 1);
+  const after = ConversationStream.parse(await Deno.readFile(events)).turns();
+  assert.equal(after[1]!.summary, "The worker's label");
 });

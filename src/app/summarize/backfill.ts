@@ -31,7 +31,7 @@ import { mapBounded } from "../../platform/map_bounded.ts";
 import { DEFAULT_JOBS } from "./backfill_jobs.ts";
 import { Services } from "../services.ts";
 import { permanentProblem } from "../../llm/describe_error.ts";
-import { catchUpConversation } from "./catch_up.ts";
+import { leasedCatchUp } from "./leased_catch_up.ts";
 import {
   type ConversationPlan,
   planConversation,
@@ -206,7 +206,7 @@ async function backfillOne(
         : "nothing_to_do";
       return outcome;
     }
-    const result = await catchUpConversation({
+    const result = await leasedCatchUp(services.session.env, {
       workspace,
       ref,
       loaded,
@@ -222,6 +222,7 @@ async function backfillOne(
       onProgress: (summarized, candidates) =>
         options.onProgress?.(outcome.id, summarized, candidates),
     });
+    if (result === undefined) return leaseHeld(outcome);
     outcome.status = result.status;
     outcome.summarized = result.summarized;
     outcome.restored = result.restored;
@@ -256,7 +257,7 @@ async function restoreOnly(
   unusable: unknown,
   { outcome, options }: { outcome: BackfillOutcome; options: BackfillOptions },
 ): Promise<BackfillOutcome> {
-  const result = await catchUpConversation({
+  const result = await leasedCatchUp(services.session.env, {
     workspace,
     ref: loaded.ref,
     loaded,
@@ -267,6 +268,7 @@ async function restoreOnly(
     covered: await services.pendingBatchTurns(workspace, loaded.ref.id),
     force: options.force,
   }).catch((error) => ({ error }));
+  if (result === undefined) return leaseHeld(outcome);
   if ("status" in result) {
     outcome.status = result.status;
     outcome.restored = result.restored;
@@ -274,6 +276,14 @@ async function restoreOnly(
     return outcome;
   }
   throw result.error;
+}
+
+/** The outcome of a conversation another summarizer kept its lease on. */
+function leaseHeld(outcome: BackfillOutcome): BackfillOutcome {
+  outcome.status = "locked";
+  outcome.error =
+    "another summarizer (a query's worker, jpt watch) is still at work on it; run jpt summarize again later";
+  return outcome;
 }
 
 /** How a conversation counts in the totals: once, by what happened to it. */

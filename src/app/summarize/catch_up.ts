@@ -192,11 +192,7 @@ export async function catchUpConversation(
   // files are unchanged (one read for the whole catch-up), and does not
   // restore again while the label record is unchanged too.
   let current = opened.conversation;
-  let restoredAt = opened.record === undefined || options.labels === undefined
-    ? undefined
-    : await options.labels.store.stampOf(
-      await identityOf(options.labels, ref),
-    );
+  let restoredAt = opened.recordStamp;
   result.restored.push(...opened.restored);
   const snapshot = current.stream;
   const candidates = options.maxRequests === 0
@@ -217,17 +213,11 @@ export async function catchUpConversation(
   let tookInNewer = false;
   const flush = async (final: boolean) => {
     const report = await writeSummaries(
-      {
-        workspace,
-        ref,
-        snapshot: current,
-        ...(restoredAt === undefined ? {} : { restoredAt }),
-      },
+      { workspace, ref, snapshot: current, restoredAt },
       pending,
       options.labels,
     );
-    // The write changed the record (or restored anew): later writes restore.
-    restoredAt = undefined;
+    restoredAt = undefined; // the write changed the record: later ones restore
     // The same object unless the files changed since it was read.
     tookInNewer ||= (report.conversation ?? current) !== current;
     current = report.conversation ?? current;
@@ -287,6 +277,8 @@ export interface Opened {
   restored: SummarizedTurn[];
   /** The conversation's label record, when labels are kept. */
   record?: LabelRecord;
+  /** The record's stamp right after the restore (see `LabelStore.stampOf`). */
+  recordStamp?: string;
   /**
    * Turns the label store holds an answer for that could not be put in yet
    * (read without the lock): not asked for again.
@@ -323,7 +315,10 @@ export async function openForCatchUp(
       ref,
       { recordFileLabels: true, memory: options.memory },
     );
-    return { conversation, restored, record };
+    const recordStamp = await options.labels.store.stampOf(
+      await identityOf(options.labels, ref),
+    );
+    return { conversation, restored, record, recordStamp };
   });
   // `now` mode throws when the lock is held.
   return opened as Exclude<typeof opened, typeof HELD>;

@@ -1,0 +1,40 @@
+/**
+ * A catch-up under the conversation's summary lease (`jpt summarize`, and
+ * jp's `summarize` through the plugin): another summarizer at work on the
+ * conversation (a query's worker, `jpt watch`) is waited for a while, so no
+ * turn is asked for twice.
+ *
+ * @module
+ */
+
+import { identityOf } from "../../labels/label_recorder.ts";
+import type { LabelRecorder } from "../../labels/label_recorder.ts";
+import { underSummaryLease } from "../../labels/summary_lease.ts";
+import type { EnvReader } from "../../workspace/user_dirs.ts";
+import {
+  catchUpConversation,
+  type CatchUpOptions,
+  type CatchUpResult,
+} from "./catch_up.ts";
+
+/** How long a catch-up waits for another summarizer to give the lease back. */
+export const LEASED_CATCH_UP_WAIT_MS = 30_000;
+
+/**
+ * Catches a conversation up under its summary lease.
+ *
+ * @param env Environment access (where the lease lives).
+ * @param options The catch-up's options (its label store names the lease).
+ * @returns What the catch-up did, or `undefined` when the lease stayed held.
+ */
+export async function leasedCatchUp(
+  env: EnvReader,
+  options: CatchUpOptions & { labels: LabelRecorder },
+): Promise<CatchUpResult | undefined> {
+  return await underSummaryLease(
+    env,
+    await identityOf(options.labels, options.ref),
+    { waitMs: LEASED_CATCH_UP_WAIT_MS, signal: options.signal },
+    () => catchUpConversation(options),
+  );
+}
