@@ -18,9 +18,8 @@ import {
 } from "../src/summary/summary_model.ts";
 import { writeFileAtomic } from "../src/workspace/atomic_write.ts";
 import { FakeLlm } from "../tests/support/fake_llm.ts";
-import { JPT_PERMISSIONS } from "../src/cli/jpt_permissions.ts";
 import { generateConversation } from "./generate.ts";
-import { MAIN, median, removeTree, runJpt } from "./run_jpt.ts";
+import { median, removeTree, runJpt } from "./run_jpt.ts";
 import { isSummaryRequest, quickTurn, slowTurn } from "./turn_server.ts";
 import {
   DETACH_DELAYS,
@@ -35,6 +34,7 @@ import {
   requestsTable,
 } from "./requests_per_label.ts";
 import { writeResultsSection } from "./results_section.ts";
+import { startup, type StartupRow } from "./startup_run.ts";
 import { type WatchRow, watchRun } from "./watch_run.ts";
 import {
   type BackfillRow,
@@ -377,61 +377,6 @@ async function overlap(
 }
 
 // ---------------------------------------------------------------- start-up
-/** A command's start-up beside hello world, each run as the install's shim runs jpt. */
-interface StartupRow {
-  name: string;
-  ms: number;
-}
-
-/**
- * Start-up of the shipped form (`main.ts` run with the clone's config and
- * jpt's permissions, as `deno task install`'s shim runs it) against a Deno
- * hello world run the same way, alternated run by run, medians.
- */
-async function startup(runs: number): Promise<StartupRow[]> {
-  const dir = await Deno.makeTempDir({ prefix: "jpt-bench-startup-" });
-  try {
-    const hello = join(dir, "hello.ts");
-    await Deno.writeTextFile(hello, 'console.log("hello");\n');
-    const workspace = join(ROOT, "testdata", "workspace");
-    const config = join(ROOT, "deno.json");
-    const shim = (entry: string, args: string[]) => [
-      "run",
-      "--quiet",
-      "--config",
-      config,
-      ...JPT_PERMISSIONS,
-      entry,
-      ...args,
-    ];
-    const commands: Array<[string, string[]]> = [
-      ["hello world (deno run, the shim's flags)", shim(hello, [])],
-      ["jpt --version", shim(MAIN, ["--version"])],
-      ["jpt turns (3 turns)", shim(MAIN, ["turns"])],
-      ["jpt check (1 conversation)", shim(MAIN, ["check", "."])],
-    ];
-    const samples = commands.map(() => [] as number[]);
-    for (let round = 0; round <= runs; round++) {
-      for (const [i, [, args]] of commands.entries()) {
-        const started = performance.now();
-        const output = await new Deno.Command(Deno.execPath(), {
-          args,
-          cwd: workspace,
-          env: { NO_COLOR: "1" },
-          stdout: "null",
-          stderr: "null",
-        }).output();
-        if (output.code > 1) throw new Error(`${args.join(" ")} failed`);
-        // The first round warms the caches.
-        if (round > 0) samples[i]!.push(performance.now() - started);
-      }
-    }
-    return commands.map(([name], i) => ({ name, ms: median(samples[i]!) }));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
 // ---------------------------------------------------------------- report
 const DETACH_HEADING = "## Exit right after the reply: the detached worker";
 const DETACH_TEXT =
