@@ -150,7 +150,21 @@ class EndpointChatClient implements ChatClient {
         signal,
         [controller.signal, deadline.signal],
       );
-      const { Stream } = await this.#loadSdk();
+      const { Stream, APIError } = await this.#loadSdk();
+      const mediaType = mediaTypeOf(response);
+      if (mediaType !== undefined && mediaType !== "text/event-stream") {
+        // A proxy's page or a JSON answer: no reply to stream, and no
+        // silent empty one either.
+        const text = await response.text().catch(() => "");
+        throw APIError.generate(
+          response.status,
+          parsedOrUndefined(text),
+          `the model server answered ${mediaType}, not an event stream${
+            text.trim() === "" ? "" : `: ${text.trim().slice(0, 200)}`
+          }`,
+          response.headers,
+        );
+      }
       return Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(
         response,
         controller,
@@ -228,11 +242,16 @@ class EndpointChatClient implements ChatClient {
   }
 }
 
+/** The media type an answer says it has, lower-cased, if it says. */
+function mediaTypeOf(response: Response): string | undefined {
+  return response.headers.get("content-type")?.split(";")[0]?.trim()
+    .toLowerCase() || undefined;
+}
+
 /** The answer as the SDK reads one: JSON when it says so, else its text. */
 async function answerOf(response: Response): Promise<unknown> {
   if (response.status === 204) return null;
-  const mediaType = response.headers.get("content-type")?.split(";")[0]
-    ?.trim();
+  const mediaType = mediaTypeOf(response);
   if (mediaType?.includes("application/json") || mediaType?.endsWith("+json")) {
     if (response.headers.get("content-length") === "0") return undefined;
     return await response.json();

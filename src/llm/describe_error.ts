@@ -98,6 +98,17 @@ export function describeModelError(
         true,
       );
     }
+    if (error.status !== undefined && error.status < 300) {
+      // Answered, but not with what was asked (a proxy's page, JSON where
+      // an event stream was asked for): the server's setup, not a passing fault.
+      return new ModelCallError(
+        `${endpoint.provider} at ${endpoint.baseUrl}: ${
+          error.message.replace(/^\d{3} /, "").split("\n")[0]
+        }`,
+        error,
+        true,
+      );
+    }
     if (error.status === 404) {
       return new ModelCallError(
         `${endpoint.provider} does not know model "${model}" (HTTP 404 from ${endpoint.baseUrl})${text}`,

@@ -581,3 +581,26 @@ Deno.test("a rate-limited reply waiting longer than the idle timeout is retried,
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "After the wait.\n");
 });
+
+Deno.test("a model server that answers a streamed request with 200 and no event stream is one clear error, exit 1, not a silent empty reply", async () => {
+  for (
+    const answer of [{ json: { ok: true } }, {
+      text: "<html>proxy login</html>",
+    }]
+  ) {
+    await using llm = FakeLlm.start(() => answer);
+    await using ws = await tempWorkspace();
+    await Deno.writeTextFile(
+      join(ws.root, ".jp", "config.toml"),
+      `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${llm.url}"\n`,
+    );
+    const result = await runJpt(["query", "--new", "hello"], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    const output = result.stdout + result.stderr;
+    assert.equal(result.code, 1, output);
+    assert.match(output, /not an event stream/);
+    assert.doesNotMatch(output, /run with --verbose|Uncaught/);
+  }
+});
