@@ -19,6 +19,7 @@ import type { ConfigTable } from "./config_tree.ts";
 import { isPlainObject } from "./schema.ts";
 import {
   JsonSyntaxError,
+  MAX_DEPTH,
   parseJsonOrdered,
 } from "../conversation/json_parse.ts";
 import {
@@ -147,7 +148,29 @@ export async function parseConfigFile(path: string): Promise<ConfigTable> {
   if (!isPlainObject(values)) {
     throw new ConfigFileError(path, "the top level must be a table");
   }
+  if (deeperThan(values, MAX_DEPTH)) {
+    throw new ConfigFileError(
+      path,
+      `nested deeper than ${MAX_DEPTH} levels (jp's reader stops there)`,
+    );
+  }
   return values;
+}
+
+/**
+ * Whether a parsed value nests deeper than `max` levels, found without
+ * recursion (every later step over the tree recurses, and a file nested
+ * 200,000 levels deep would overflow the stack there).
+ */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function jsonErrorDetail(text: string, error: unknown): string {

@@ -114,6 +114,24 @@ Deno.test("JSON nested deeper than jp reads is a clear error, not a stack overfl
   assert.equal(await Deno.readTextFile(events), text);
 });
 
+Deno.test("a base_config.json nested 200,000 levels deep is a clear error naming the file for summarize, not a stack overflow", async () => {
+  const { ws, events } = await conversation(
+    JSON.stringify(turns(["a1"]), null, 2) + "\n",
+  );
+  await using _ = ws;
+  const depth = 200_000;
+  const baseConfig = join(events, "..", "base_config.json");
+  await Deno.writeTextFile(
+    baseConfig,
+    `{"assistant": ${"[".repeat(depth)}${"]".repeat(depth)}}\n`,
+  );
+  const result = await runJpt(["summarize"], { cwd: ws.root, env: ws.env });
+  const output = result.stdout + result.stderr;
+  assert.equal(result.code, 1, output);
+  assert.match(output, /base_config\.json.*nested deeper than 128 levels/);
+  assert.doesNotMatch(output, /call stack|run with --verbose/);
+});
+
 Deno.test("a no-op jpt edit -i never writes: a lone surrogate is refused up front", async () => {
   const text =
     JSON.stringify(turns(["a1"]), null, 2).replace("ask 0", "ask \\ud800 0") +
