@@ -20,7 +20,6 @@
 import { basename, dirname, join } from "../platform/path.ts";
 import { fileURLToPath } from "node:url";
 import { JptError } from "../errors/jpt_error.ts";
-import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { type EnvReader, userDataDir } from "../workspace/workspace.ts";
 import { JP_PLUGIN_COMMANDS, pluginFileName } from "./plugin_commands.ts";
 import { JPT_PERMISSIONS } from "./jpt_permissions.ts";
@@ -47,8 +46,11 @@ export interface PluginState {
   name: string;
   /** The launcher's path. */
   path: string;
-  /** `installed` (jpt's launcher), `foreign` (another program's), `missing`. */
-  state: "installed" | "foreign" | "missing";
+  /**
+   * `installed` (jpt's launcher), `foreign` (another program's file), `link`
+   * (a symbolic link: never followed), `directory`, `missing`.
+   */
+  state: "installed" | "foreign" | "link" | "directory" | "missing";
 }
 
 /**
@@ -105,25 +107,71 @@ export async function installPlugins(
 ): Promise<string[]> {
   refuseWindows();
   const states = await pluginStates(dir);
-  const foreign = states.filter((state) => state.state === "foreign");
+  refuseDirectories(states);
+  const foreign = states.filter((state) =>
+    state.state === "foreign" || state.state === "link"
+  );
   if (foreign.length > 0 && !force) {
     throw new ForeignPluginError(
-      `${foreign.map((state) => state.path).join(", ")} ${
+      `${foreign.map(describeForeign).join(", ")} ${
         foreign.length === 1 ? "was" : "were"
       } not written by jpt: remove ${
         foreign.length === 1 ? "it" : "them"
-      } or pass --force to replace`,
+      } or pass --force to replace ${
+        foreign.length === 1 ? "it" : "them"
+      } (a link itself is replaced, never what it points to)`,
     );
   }
   await Deno.mkdir(dir, { recursive: true });
   for (const { name, path } of states) {
-    await writeFileAtomic(
-      path,
-      new TextEncoder().encode(launcherScript(name, runtime)),
-    );
-    await Deno.chmod(path, 0o755);
+    await writeLauncher(path, launcherScript(name, runtime));
   }
   return states.map((state) => state.path);
+}
+
+/**
+ * Writes a launcher: a new file of its own (created exclusively, mode 0755)
+ * renamed over the path, which replaces a link there rather than the file
+ * it points to, and never changes the mode of a file jpt did not create.
+ */
+async function writeLauncher(path: string, script: string): Promise<void> {
+  const temporary = `${path}.jpt-${Deno.pid}-${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeTextFile(temporary, script, {
+      createNew: true,
+      mode: 0o755,
+    });
+    // The mode as asked, whatever the umask.
+    await Deno.chmod(temporary, 0o755);
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}
+
+function describeForeign(state: PluginState): string {
+  if (state.state !== "link") return state.path;
+  let target = "";
+  try {
+    target = ` → ${Deno.readLinkSync(state.path)}`;
+  } catch {
+    // Unreadable: the path alone.
+  }
+  return `${state.path} (a symbolic link${target})`;
+}
+
+/** A directory where a launcher goes is never replaced: one clear error. */
+function refuseDirectories(states: readonly PluginState[]): void {
+  const directories = states.filter((state) => state.state === "directory");
+  if (directories.length === 0) return;
+  throw new ForeignPluginError(
+    `${directories.map((state) => state.path).join(", ")} ${
+      directories.length === 1 ? "is a directory" : "are directories"
+    }, where jp looks for a plugin program: move ${
+      directories.length === 1 ? "it" : "them"
+    } away and run jpt plugin install again`,
+  );
 }
 
 /**
@@ -151,15 +199,21 @@ export async function uninstallPlugins(dir: string): Promise<string[]> {
 export async function pluginStates(dir: string): Promise<PluginState[]> {
   return await Promise.all(JP_PLUGIN_COMMANDS.map(async ({ name }) => {
     const path = join(dir, pluginFileName(name));
-    let head: string;
+    let info: Deno.FileInfo;
     try {
-      head = await readHead(path);
+      // Never through a link: what a link points to is not jpt's to judge.
+      info = await Deno.lstat(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) {
         return { name, path, state: "missing" as const };
       }
       throw error;
     }
+    if (info.isSymlink) return { name, path, state: "link" as const };
+    if (info.isDirectory) return { name, path, state: "directory" as const };
+    // A FIFO or a device is not opened (a FIFO would block the read).
+    if (!info.isFile) return { name, path, state: "foreign" as const };
+    const head = await readHead(path);
     return {
       name,
       path,

@@ -435,3 +435,53 @@ Deno.test("jpt's single-conversation commands follow jp's session: `.` is the te
   assert.equal(other.code, 1);
   assert.match(other.stderr, /No active conversation in this terminal session/);
 });
+
+Deno.test("plugin install never writes through a link: refused without --force, the link itself replaced with it; a directory is one clear error everywhere", async () => {
+  await using ws = await tempWorkspace();
+  const dir = join(ws.root, "..", "plugins");
+  await Deno.mkdir(dir, { recursive: true });
+  // A link to the user's own file, and one to a launcher elsewhere.
+  const users = join(ws.root, "..", "my-notes.txt");
+  await Deno.writeTextFile(users, "my notes\n");
+  await Deno.symlink(users, join(dir, "jp-turns"));
+  const refused = await runJpt(["plugin", "install", "--dir", dir], {
+    env: ws.env,
+  });
+  assert.equal(refused.code, 1);
+  assert.match(
+    refused.stderr,
+    /jp-turns \(a symbolic link → .*my-notes\.txt\)/,
+  );
+  assert.equal(await Deno.readTextFile(users), "my notes\n");
+  const forced = await runJpt(["plugin", "install", "--dir", dir, "--force"], {
+    env: ws.env,
+  });
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.equal(await Deno.readTextFile(users), "my notes\n", "never through");
+  assert.equal(((await Deno.stat(users)).mode ?? 0) & 0o111, 0, "mode kept");
+  const launcher = await Deno.lstat(join(dir, "jp-turns"));
+  assert.ok(launcher.isFile && !launcher.isSymlink, "the link itself replaced");
+  // A directory where a launcher goes.
+  await Deno.remove(join(dir, "jp-find"));
+  await Deno.mkdir(join(dir, "jp-find"));
+  for (const args of [["install"], ["install", "--force"], ["uninstall"]]) {
+    const result = await runJpt(["plugin", ...args, "--dir", dir], {
+      env: ws.env,
+    });
+    const output = result.stdout + result.stderr;
+    if (args[0] === "install") {
+      assert.equal(result.code, 1, output);
+      assert.match(output, /jp-find is a directory.*move it away/);
+    } else assert.equal(result.code, 0, output);
+    assert.doesNotMatch(output, /os error|Is a directory \(/);
+  }
+  const listed = await runJpt(["plugin", "list", "--dir", dir, "--json"], {
+    env: ws.env,
+  });
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.ok(
+    JSON.parse(listed.stdout).some((s: { state: string }) =>
+      s.state === "directory"
+    ),
+  );
+});
