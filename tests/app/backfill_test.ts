@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
+import { heldConversation } from "../support/lease.ts";
 import { join } from "node:path";
 import { backfill, backfillTotals } from "../../src/app/summarize/backfill.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { Services } from "../../src/app/services.ts";
-import { identityOf } from "../../src/labels/label_recorder.ts";
-import { takeSummaryLease } from "../../src/labels/summary_lease.ts";
-import { Workspace } from "../../src/workspace/workspace.ts";
 import { FakeLlm, summaryResponder } from "../support/fake_llm.ts";
 import { testSession, useFakeModel } from "../support/session.ts";
 import {
@@ -56,26 +53,8 @@ Deno.test("backfill() in process labels every turn of every conversation and ask
 });
 
 Deno.test("backfill() waits for a conversation's summary lease another summarizer holds, then asks only for what is left", async () => {
-  await using ws = await tempWorkspace();
-  await using llm = FakeLlm.start(summaryResponder());
-  await useFakeModel(ws, llm.url);
-  const dir = await writeConversation(
-    ws.conversations,
-    "17800000000",
-    simpleTurns("l", 2),
-  );
-  const session = testSession(ws);
-  const labels = new Services(session).labels(
-    await Workspace.open(ws.root, session.env),
-  );
-  const lease = await takeSummaryLease(
-    session.env,
-    await identityOf(labels, {
-      id: "17800000000",
-      copies: [{ root: undefined, dir }],
-    }),
-  );
-  assert.ok(lease);
+  await using held = await heldConversation("l");
+  const { llm, dir, session, lease } = held;
   const running = backfill(session, {
     targets: [],
     all: true,

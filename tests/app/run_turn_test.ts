@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
+import { holdSummaryLease } from "../support/lease.ts";
 import { join } from "node:path";
 import { runTurn } from "../../src/app/turn/run_turn.ts";
 import type { TurnSink, WorkerJob } from "../../src/app/turn/turn_types.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { Services } from "../../src/app/services.ts";
-import { identityOf } from "../../src/labels/label_recorder.ts";
-import { takeSummaryLease } from "../../src/labels/summary_lease.ts";
-import { Workspace } from "../../src/workspace/workspace.ts";
 import { chatCompletion, FakeLlm } from "../support/fake_llm.ts";
 import {
   testSession,
@@ -167,17 +164,12 @@ Deno.test("runTurn() hands its turns to a worker even while another summarizer h
     simpleTurns("t0", 2),
   );
   const session = testSession(ws);
-  const labels = new Services(session).labels(
-    await Workspace.open(ws.root, session.env),
+  const lease = await holdSummaryLease(
+    session,
+    ws.root,
+    "17800000000",
+    dir,
   );
-  const lease = await takeSummaryLease(
-    session.env,
-    await identityOf(labels, {
-      id: "17800000000",
-      copies: [{ root: undefined, dir }],
-    }),
-  );
-  assert.ok(lease);
   try {
     const jobs: WorkerJob[] = [];
     const outcome = await runTurn(session, {

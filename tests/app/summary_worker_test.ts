@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
+import { heldConversation } from "../support/lease.ts";
 import { join } from "node:path";
 import { runSummaryWorker } from "../../src/app/summarize/summary_worker.ts";
 import { watchWorkspace } from "../../src/app/summarize/watch_workspace.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { Services } from "../../src/app/services.ts";
-import { identityOf } from "../../src/labels/label_recorder.ts";
-import { takeSummaryLease } from "../../src/labels/summary_lease.ts";
-import { Workspace } from "../../src/workspace/workspace.ts";
 import { FakeLlm, summaryResponder } from "../support/fake_llm.ts";
 import { testSession, useFakeModel } from "../support/session.ts";
 import {
@@ -47,26 +44,8 @@ Deno.test("runSummaryWorker() in process labels the conversation and leaves no t
 });
 
 Deno.test("runSummaryWorker() waits while another summarizer holds the lease, then asks only for what is left", async () => {
-  await using ws = await tempWorkspace();
-  await using llm = FakeLlm.start(summaryResponder());
-  await useFakeModel(ws, llm.url);
-  const dir = await writeConversation(
-    ws.conversations,
-    "17800000000",
-    simpleTurns("w", 2),
-  );
-  const session = testSession(ws);
-  const labels = new Services(session).labels(
-    await Workspace.open(ws.root, session.env),
-  );
-  const lease = await takeSummaryLease(
-    session.env,
-    await identityOf(labels, {
-      id: "17800000000",
-      copies: [{ root: undefined, dir }],
-    }),
-  );
-  assert.ok(lease);
+  await using held = await heldConversation("w");
+  const { llm, dir, session, lease } = held;
   const lines: string[] = [];
   const worker = runSummaryWorker(session, {
     conversation: "17800000000",
@@ -92,25 +71,8 @@ Deno.test("runSummaryWorker() waits while another summarizer holds the lease, th
 });
 
 Deno.test("runSummaryWorker() stopped while it waits for the lease asks nothing", async () => {
-  await using ws = await tempWorkspace();
-  await using llm = FakeLlm.start(summaryResponder());
-  await useFakeModel(ws, llm.url);
-  const dir = await writeConversation(
-    ws.conversations,
-    "17800000000",
-    simpleTurns("w", 2),
-  );
-  const session = testSession(ws);
-  const labels = new Services(session).labels(
-    await Workspace.open(ws.root, session.env),
-  );
-  const lease = await takeSummaryLease(
-    session.env,
-    await identityOf(labels, {
-      id: "17800000000",
-      copies: [{ root: undefined, dir }],
-    }),
-  );
+  await using held = await heldConversation("w");
+  const { llm, session, lease } = held;
   try {
     const stop = new AbortController();
     const lines: string[] = [];
@@ -126,31 +88,13 @@ Deno.test("runSummaryWorker() stopped while it waits for the lease asks nothing"
     assert.match(lines.join("\n"), /another summarizer is still at work/);
     assert.equal(llm.chatRequests.length, 0);
   } finally {
-    await lease!.release();
+    await lease.release();
   }
 });
 
 Deno.test("jpt watch takes the same summary lease: it leaves a conversation a worker holds, then does it once the lease is free", async () => {
-  await using ws = await tempWorkspace();
-  await using llm = FakeLlm.start(summaryResponder());
-  await useFakeModel(ws, llm.url);
-  const dir = await writeConversation(
-    ws.conversations,
-    "17800000000",
-    simpleTurns("w", 2),
-  );
-  const session = testSession(ws);
-  const labels = new Services(session).labels(
-    await Workspace.open(ws.root, session.env),
-  );
-  const lease = await takeSummaryLease(
-    session.env,
-    await identityOf(labels, {
-      id: "17800000000",
-      copies: [{ root: undefined, dir }],
-    }),
-  );
-  assert.ok(lease);
+  await using held = await heldConversation("w");
+  const { llm, session, lease } = held;
   const watchOnce = async () => {
     const actions: string[] = [];
     await watchWorkspace(session, {

@@ -6,27 +6,20 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { runJpt } from "../support/cli.ts";
-import { REPO_ROOT, testdata } from "../support/paths.ts";
+import { SCRIPTED_EDITOR, testdata } from "../support/paths.ts";
 import {
+  editBaseWorkspace,
   saveAsReleasedJp,
   tempWorkspace,
   writeConversation,
 } from "../support/workspace.ts";
 
-const EDITOR = `${Deno.execPath()} run -A ${
-  join(REPO_ROOT, "tests", "support", "scripted_editor.ts")
-}`;
+const EDITOR = SCRIPTED_EDITOR;
 const decoder = new TextDecoder();
 const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
 
 async function setUp() {
-  const ws = await tempWorkspace();
-  const dir = await writeConversation(
-    ws.conversations,
-    "17800000000",
-    await Deno.readFile(testdata("streams", "edit_base.json")),
-  );
-  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+  const { ws, dir } = await editBaseWorkspace();
   const events = () => Deno.readFile(join(dir, "events.json"));
   const edit = (
     args: string[],

@@ -10,27 +10,15 @@ import { join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { runJpt } from "../support/cli.ts";
 import { FakeLlm, summaryResponder } from "../support/fake_llm.ts";
-import { REPO_ROOT, testdata } from "../support/paths.ts";
+import { SCRIPTED_EDITOR } from "../support/paths.ts";
 import { useFakeModel } from "../support/session.ts";
-import {
-  saveAsReleasedJp,
-  tempWorkspace,
-  writeConversation,
-} from "../support/workspace.ts";
+import { editBaseWorkspace, saveAsReleasedJp } from "../support/workspace.ts";
 
-const EDITOR = `${Deno.execPath()} run -A ${
-  join(REPO_ROOT, "tests", "support", "scripted_editor.ts")
-}`;
+const EDITOR = SCRIPTED_EDITOR;
 
 /** Three turns; the first two labelled by hand, the third not (`turn001`…). */
 async function setUp(llmUrl: string) {
-  const ws = await tempWorkspace();
-  const dir = await writeConversation(
-    ws.conversations,
-    "17800000000",
-    await Deno.readFile(testdata("streams", "edit_base.json")),
-  );
-  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+  const { ws, dir } = await editBaseWorkspace();
   await useFakeModel(ws, llmUrl);
   const run = (args: string[], env: Record<string, string> = {}) =>
     runJpt(args, { cwd: ws.root, env: { ...ws.env, ...env } });

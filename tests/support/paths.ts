@@ -23,6 +23,11 @@ export const MAIN_TS: string = join(REPO_ROOT, "main.ts");
  */
 export const JPT_ENTRY: string = Deno.env.get("JPT_ENTRY") ?? MAIN_TS;
 
+/** `$EDITOR` for tests: the scripted editor (`scripted_editor.ts`), run by Deno. */
+export const SCRIPTED_EDITOR: string = `${Deno.execPath()} run -A ${
+  join(REPO_ROOT, "tests", "support", "scripted_editor.ts")
+}`;
+
 /**
  * A path inside `testdata/`.
  *

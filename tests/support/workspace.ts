@@ -6,6 +6,7 @@
 
 import { join } from "node:path";
 import { endProcessesInside } from "./leftover_processes.ts";
+import { testdata } from "./paths.ts";
 
 /** A temporary workspace; remove it with `await using` or `dispose()`. */
 export interface TempWorkspace extends AsyncDisposable {
@@ -170,4 +171,23 @@ export function releasedJpBytes(bytes: Uint8Array): Uint8Array {
     if (entry.type === "turn_start") delete entry.summary;
   }
   return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
+}
+
+/**
+ * A workspace holding `testdata/streams/edit_base.json` as conversation
+ * `17800000000` (three turns, the first two labelled), with the split layout.
+ *
+ * @returns The workspace and the conversation's directory.
+ */
+export async function editBaseWorkspace(): Promise<
+  { ws: TempWorkspace; dir: string }
+> {
+  const ws = await tempWorkspace();
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    await Deno.readFile(testdata("streams", "edit_base.json")),
+  );
+  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+  return { ws, dir };
 }
