@@ -101,7 +101,10 @@ export async function restoreLabels(
   // the labels of a large conversation for the first time is the bulk case
   // that takes node:crypto (see platform/sha256.ts); everything else hashes
   // with Web Crypto.
-  const toHash = stream.turns().filter((turn) =>
+  // One list of turns throughout: a query restores while its reply is
+  // appended to the same stream, which makes new turn objects.
+  const turns = stream.turns();
+  const toHash = turns.filter((turn) =>
     needsKey(turn) ||
     (options.recordFileLabels === true && unknownLabel(turn, record))
   );
@@ -117,7 +120,7 @@ export async function restoreLabels(
   // and none of theirs may be lost.
   const changes: Array<(stored: LabelRecord) => void> = [];
   const time = new Date().toISOString();
-  for (const turn of stream.turns()) {
+  for (const turn of turns) {
     if (!turn.isComplete()) continue;
     if (turn.summary !== undefined) {
       if (!options.recordFileLabels) continue;

@@ -266,3 +266,34 @@ Deno.test("an answer kept while the lock was held is not put onto its turn once 
   assert.equal((await restoreLabels(same, labels, ref)).restored.length, 1);
   assert.equal(same.turns()[0]!.summary, "Made for the old content");
 });
+
+Deno.test("a restore that records the file's labels while a reply is appended to the same stream (as a query does) never loses track of a turn", async () => {
+  const { ws, dir, ref, labels } = await setUp(200);
+  await using _ = ws;
+  const conversation = await loadConversation(ref);
+  const stream = conversation.stream;
+  // Labels the record does not know: each is hashed, which takes a while.
+  for (const turn of stream.turns()) {
+    stream.setTurnSummary(turn.id!, `By hand ${turn.index}`);
+  }
+  await Deno.writeFile(join(dir, "events.json"), stream.serialize());
+  const live = (await loadConversation(ref)).stream;
+  live.appendEvent({ timestamp: "2026-01-01 00:00:01.0", type: "turn_start" });
+  live.appendEvent({
+    timestamp: "2026-01-01 00:00:01.1",
+    type: "chat_request",
+    content: "a new question",
+  });
+  const restoring = restoreLabels(live, labels, ref, {
+    recordFileLabels: true,
+  });
+  // The reply lands while the restore hashes.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  live.appendEvent({
+    timestamp: "2026-01-01 00:00:01.2",
+    type: "chat_response",
+    message: "the reply",
+  });
+  const report = await restoring;
+  assert.equal(report.recorded, 200);
+});
