@@ -99,12 +99,17 @@ function keepingColors(text: string): string {
     .join("");
 }
 
+/** The width assumed where a terminal reports none. */
+const FALLBACK_COLUMNS = 80;
+
 function terminalColumns(): { columns?: number; stderrColumns?: number } {
   const stdout = Deno.stdout.isTerminal();
   const stderr = Deno.stderr.isTerminal();
   if (!stdout && !stderr) return {};
   try {
-    const { columns } = Deno.consoleSize();
+    // A pty that reports 0 columns (a detached tmux, some CI runners)
+    // gets a classic terminal's width.
+    const columns = Deno.consoleSize().columns || FALLBACK_COLUMNS;
     return {
       ...(stdout ? { columns } : {}),
       ...(stderr ? { stderrColumns: columns } : {}),

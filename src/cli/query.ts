@@ -67,6 +67,12 @@ export function addQueryCommand(
     .action(async (words, opts) => {
       // What runs before the request is sent holds it back: the worker's
       // start, the spinner and the notes load when they are needed.
+      if (opts.new === true && (opts.id ?? opts.conversation) !== undefined) {
+        // As jp's query: a new conversation has no id to continue yet.
+        throw new UsageError(
+          "--new (-n) and --id cannot be used together: drop --id to start a new conversation, or --new to continue that one",
+        );
+      }
       const { runTurn } = await importLazily("app/turn/run_turn.ts");
       const base = deps.context();
       const context = opts.model === undefined

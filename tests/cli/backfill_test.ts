@@ -257,3 +257,21 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "on a pseudo-terminal that reports 0 columns, the live line is laid out at 80 columns, not cut to …",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await using server = FakeLlm.start(slow(30));
+    const { ws } = await workspaceOf(3, server);
+    await using _ = ws;
+    const { code, output } = await runInPty("jpt summarize --all --jobs 1", {
+      cwd: ws.root,
+      env: { ...ws.env, NO_COLOR: "1" },
+      columns: 0,
+    });
+    assert.equal(code, 0, output);
+    assert.match(output, /3\/3 conversations · 9 summarized/);
+  },
+});

@@ -604,3 +604,14 @@ Deno.test("a model server that answers a streamed request with 200 and no event 
     assert.doesNotMatch(output, /run with --verbose|Uncaught/);
   }
 });
+
+Deno.test("jpt query -n with --id is a usage error, as jp's query makes them conflict (exit 2, nothing written)", async () => {
+  await using ws = await tempWorkspace();
+  const result = await runJpt(["query", "-n", "--id", "last", "hello"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /--new \(-n\) and --id cannot be used together/);
+  assert.deepEqual([...Deno.readDirSync(ws.conversations)], []);
+});
