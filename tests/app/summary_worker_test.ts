@@ -113,3 +113,26 @@ Deno.test("jpt watch takes the same summary lease: it leaves a conversation a wo
   assert.ok((await watchOnce()).includes("summarized"));
   assert.equal(llm.chatRequests.length, 1);
 });
+
+Deno.test("workers keep the label store within JPT_LABEL_STORE_MAX", async () => {
+  await using ws = await tempWorkspace();
+  await using llm = FakeLlm.start(summaryResponder());
+  await useFakeModel(ws, llm.url);
+  const session = testSession(ws, { JPT_LABEL_STORE_MAX: "5" });
+  for (let n = 0; n < 8; n++) {
+    const id = `1780000000${n}`;
+    await writeConversation(ws.conversations, id, simpleTurns(`s${n}`, 1));
+    await runSummaryWorker(session, {
+      conversation: id,
+      title: false,
+      signal: new AbortController().signal,
+      log: () => {},
+    });
+  }
+  const store = join(session.env("JPT_DATA_DIR")!, "labels-v2");
+  const records = [...Deno.readDirSync(store)].filter((entry) =>
+    entry.isFile && entry.name.endsWith(".json")
+  );
+  assert.equal(llm.chatRequests.length, 8, "every conversation was labelled");
+  assert.ok(records.length <= 5, `${records.length} records`);
+});

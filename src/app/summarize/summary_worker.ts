@@ -118,6 +118,8 @@ async function work(session: Session, options: WorkerOptions): Promise<void> {
       });
     }
   }
+  // What this worker recorded keeps the label store within its bound.
+  await services.pruneLabels();
   if (options.title && !signal.aborted) {
     await titleConversation(services, workspace, ref, {
       signal,

@@ -117,6 +117,9 @@ export async function runTurn(
   sink.replyDone?.(locked.reply, locked.failure);
   const { finishTurn } = await importLazily("app/turn/finish_turn.ts");
   const finished = await finishTurn(turn.work, request);
+  // Work done here recorded labels: the store stays within its bound (a
+  // worker keeps it so for its own).
+  if (turn.work.summaries !== undefined) await turn.services.pruneLabels();
   return {
     problems: finished.problems,
     conversationId: locked.conversationId,
