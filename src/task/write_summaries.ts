@@ -31,6 +31,7 @@ import {
 import { restoreLabels } from "../labels/restore_labels.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { HELD, withConversation } from "../workspace/unit_of_work.ts";
+import { isDirectory } from "../workspace/fs_probe.ts";
 
 /** A summary the model wrote for a prepared turn. */
 export interface Answer {
@@ -99,14 +100,16 @@ export async function writeSummaries(
   const stored: Array<{ answer: Answer; id: string; index: number }> = [];
   // The one read under the lock (none when the caller's read is current);
   // the freshness check below uses it.
-  const outcome = await withConversation(target.workspace, target.ref, {
-    lock: "if-free",
-    reuse: target.snapshot,
-    onHeld: (error) => {
-      report.locked = true;
-      report.lockMessage = error.message;
-    },
-  }, async (conversation) => {
+  const write = (ref: ConversationRef, reuse?: LoadedConversation) =>
+    withConversation(target.workspace, ref, {
+      lock: "if-free",
+      reuse,
+      onHeld: (error) => {
+        report.locked = true;
+        report.lockMessage = error.message;
+      },
+    }, (conversation) => apply(conversation));
+  const apply = async (conversation: LoadedConversation) => {
     report.conversation = conversation;
     const stream = conversation.stream;
     // What the label store kept goes in first (a user's label a jp save
@@ -153,7 +156,16 @@ export async function writeSummaries(
         stored.push({ answer: { ...answer, summary }, id, index: now.index });
       }
     }
-  });
+  };
+  // A conversation renamed meanwhile (jp names its directory after its
+  // title) is found again by its id: paid answers are not dropped.
+  const outcome = await write(target.ref, target.snapshot).catch(
+    async (error) => {
+      const moved = await movedRef(target.workspace, target.ref);
+      if (moved === undefined) throw error;
+      return await write(moved);
+    },
+  );
   if (outcome === HELD) {
     // Nothing computed is lost: the next catch-up restores these labels
     // from the store without asking a model again.
@@ -190,6 +202,20 @@ export async function writeSummaries(
     );
   }
   return report;
+}
+
+/**
+ * The conversation at its new place when none of its directories is where
+ * it was (renamed), by its id; `undefined` when it is where it was, or gone.
+ */
+async function movedRef(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+): Promise<ConversationRef | undefined> {
+  if (workspace === undefined) return undefined;
+  if (ref.copies.some((copy) => isDirectory(copy.dir))) return undefined;
+  const copies = (await workspace.conversationDirs()).get(ref.id);
+  return copies === undefined ? undefined : { id: ref.id, copies };
 }
 
 /**

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { catchUpConversation } from "../../src/app/summarize/catch_up.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import type { PreparedTurn } from "../../src/summary/prepared_turn.ts";
+import { resolveConversation } from "../../src/workspace/conversation_ref.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 
 function turns(count: number): Uint8Array {
@@ -107,4 +109,43 @@ Deno.test("catchUpConversation() gives no stamp when jp saved a new turn during 
   assert.ok(second.stamp !== undefined);
   const done = ConversationStream.parse(await Deno.readFile(events));
   assert.ok(done.turns().every((turn) => turn.summary !== undefined));
+});
+
+Deno.test("answers for a conversation renamed while they were asked for are written at its new place, found by its id", async () => {
+  await using ws = await tempWorkspace();
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    turns(2),
+  );
+  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+  const workspace = await Workspace.open(ws.root, (name) => ws.env[name]);
+  const ref = await resolveConversation(workspace, "17800000000");
+  const renamed = join(ws.conversations, "17800000000-a-title-jp-gave-it");
+  const result = await catchUpConversation({
+    workspace,
+    ref,
+    batchSize: 5,
+    signal: new AbortController().signal,
+    resolveModel: () =>
+      Promise.resolve({
+        contextWindow: 100_000,
+        summarizer: {
+          modelId: "test/fake",
+          summarize: async (batch: readonly PreparedTurn[]) => {
+            // jp renames the directory while the request is out.
+            await Deno.rename(ref.copies[0]!.dir, renamed);
+            return new Map(batch.map((turn) => [turn.id, `Label ${turn.id}`]));
+          },
+        },
+      }),
+  });
+  assert.equal(result.summarized.length, 2);
+  const stream = ConversationStream.parse(
+    await Deno.readFile(join(renamed, "events.json")),
+  );
+  assert.deepEqual(
+    stream.turns().map((turn) => turn.summary),
+    stream.turns().map((turn) => `Label ${turn.id}`),
+  );
 });
