@@ -12,8 +12,9 @@
  * checks that the path still names the file it locked (same device and
  * inode), retrying when it does not. When the locked file was last written by
  * another program (released jp, whose delete may be a moment away), the check
- * is repeated after a short pause. jpt marks its own lock files with
- * `"holder":"jpt"` so jpt-to-jpt hand-overs skip that pause.
+ * is repeated until the file is deleted or half a second has passed, whatever
+ * the holder's pid looks like (see `settleAfterReleasedJp`). jpt marks its own
+ * lock files with `"holder":"jpt"` so jpt-to-jpt hand-overs skip that wait.
  *
  * @module
  */
@@ -169,9 +170,7 @@ export class ConversationLock {
 
 /** Marks the lock files jpt writes (jp ignores their content). */
 const JPT_HOLDER = "jpt";
-/** How long to let a released jp finish deleting the file it just unlocked (without /proc). */
-const SETTLE_MS = 25;
-/** The longest wait for a live released jp to delete the file it just unlocked. */
+/** The longest wait for a released jp to delete the file it just unlocked. */
 const UNLINK_WAIT_MS = 500;
 
 /**
@@ -205,9 +204,14 @@ function processAlive(pid: number): boolean | undefined {
 
 /**
  * After locking a file released jp held: released jp closes its handle and
- * then deletes the file, so while that jp still runs, wait for the delete
- * (then the lock is on a dead inode: start over), up to a bound; a jp that
- * has exited deletes nothing more. Without /proc, one short pause.
+ * then deletes the file, so wait for the delete (then the lock is on a dead
+ * inode: start over), up to a bound. The evidence that no delete is coming
+ * is the path still naming the locked file once the bound has passed; a
+ * holder whose pid looks dead is no such evidence (a jp in another pid
+ * namespace, a dev container sharing the workspace, writes a pid this
+ * machine cannot see), so it is waited for too. Only a pid that is alive
+ * here and then exits ends the wait early. The wait is paid once per file
+ * jp left: jpt's own acquisition marks the file as jpt's.
  *
  * @returns Whether the path still names the locked file.
  */
@@ -216,15 +220,13 @@ async function settleAfterReleasedJp(
   file: Deno.FsFile,
   pid: number | undefined,
 ): Promise<boolean> {
-  const alive = pid === undefined ? undefined : processAlive(pid);
-  if (alive === undefined) {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    return namesSameFile(path, file);
-  }
+  const seenAlive = pid !== undefined && processAlive(pid) === true;
   const until = performance.now() + UNLINK_WAIT_MS;
   for (;;) {
     if (!namesSameFile(path, file)) return false;
-    if (!processAlive(pid!) || performance.now() >= until) return true;
+    if (performance.now() >= until) return true;
+    // A holder seen alive that has exited since deletes nothing more.
+    if (seenAlive && processAlive(pid!) === false) return true;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -10,7 +10,7 @@ import os
 import time
 
 
-def try_lock(lock_path):
+def try_lock(lock_path, pid=None):
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -19,7 +19,9 @@ def try_lock(lock_path):
         return None
     # As jp does after acquiring: compact JSON about the holder.
     os.ftruncate(fd, 0)
-    os.pwrite(fd, ('{"pid":%d,"acquired_at":"2026-01-01T00:00:00+00:00"}' % os.getpid()).encode(), 0)
+    # A jp in another pid namespace (a dev container) writes a pid this
+    # machine cannot see: `pid` stands in for it.
+    os.pwrite(fd, ('{"pid":%d,"acquired_at":"2026-01-01T00:00:00+00:00"}' % (pid or os.getpid())).encode(), 0)
     return fd
 
 
