@@ -84,7 +84,14 @@ export class PluginChannel {
    */
   async next(): Promise<HostMessage | undefined> {
     while (true) {
-      const { value: line, done } = await this.#lines.next();
+      const { value: line, done } = await this.#lines.next().catch(
+        (error: Error) => {
+          // A line over the bound, or a stream that failed: nothing more
+          // comes from jp, and no request waits for an answer.
+          this.#close(new HostGoneError(`jp's input: ${error.message}`));
+          throw error;
+        },
+      );
       if (done) {
         this.#close(new HostGoneError("jp closed the plugin's input"));
         return undefined;
@@ -201,18 +208,40 @@ function expect<T extends Answer["type"]>(
   return answer as Extract<Answer, { type: T }>;
 }
 
-/** The lines of a byte stream (UTF-8, `\n`-separated, a final partial line kept). */
+/** The longest line jp may send (its `init` carries the whole config). */
+export const MAX_LINE_CHARS = 64 * 1024 * 1024;
+
+/**
+ * The lines of a byte stream (UTF-8, `\n`-separated, a final partial line
+ * kept), in time linear in the input: each piece is searched once, and a
+ * line's pieces are joined once it ends.
+ *
+ * @throws {ProtocolError} For a line longer than {@linkcode MAX_LINE_CHARS}.
+ */
 async function* lines(
   input: ReadableStream<Uint8Array>,
 ): AsyncGenerator<string> {
-  let buffered = "";
+  let pieces: string[] = [];
+  let pending = 0;
   for await (const text of input.pipeThrough(new TextDecoderStream())) {
-    buffered += text;
+    let start = 0;
     let end: number;
-    while ((end = buffered.indexOf("\n")) !== -1) {
-      yield buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
+    while ((end = text.indexOf("\n", start)) !== -1) {
+      pieces.push(text.slice(start, end));
+      yield pieces.join("");
+      pieces = [];
+      pending = 0;
+      start = end + 1;
+    }
+    if (start < text.length) {
+      pieces.push(start === 0 ? text : text.slice(start));
+      pending += text.length - start;
+      if (pending > MAX_LINE_CHARS) {
+        throw new ProtocolError(
+          `a line from jp is longer than ${MAX_LINE_CHARS} characters`,
+        );
+      }
     }
   }
-  if (buffered !== "") yield buffered;
+  if (pieces.length > 0) yield pieces.join("");
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   HostGoneError,
   HostRequestError,
+  MAX_LINE_CHARS,
   PluginChannel,
 } from "../../src/cli/plugin_channel.ts";
 import { ProtocolError } from "../../src/cli/plugin_protocol.ts";
@@ -143,4 +144,29 @@ Deno.test("an answer nobody asked for is handed to the caller to judge", async (
   assert.deepEqual(await channel.next(), { type: "shutdown" });
   end();
   assert.equal(await channel.next(), undefined);
+});
+
+Deno.test("a line from jp is read across many pieces, and one over the bound ends the run with an error, never a wait", async () => {
+  const { channel, push, end } = channelWith(() => "");
+  const background = reading(channel);
+  // One message in 1,000 pieces.
+  const line = JSON.stringify({
+    type: "shutdown",
+    padding: "x".repeat(100_000),
+  });
+  for (let i = 0; i < line.length; i += 100) push(line.slice(i, i + 100));
+  push("\n");
+  const big = channelWith(() => "");
+  const failing = reading(big.channel);
+  const pending = big.channel.readConfig();
+  const piece = "y".repeat(1024 * 1024);
+  for (let i = 0; i * piece.length <= MAX_LINE_CHARS; i++) big.push(piece);
+  await failing.done;
+  assert.ok(failing.seen[0] instanceof ProtocolError, String(failing.seen[0]));
+  assert.match(String(failing.seen[0]), /longer than/);
+  await assert.rejects(pending, HostGoneError);
+  end();
+  await background.done;
+  assert.equal(background.seen.length, 1);
+  assert.equal((background.seen[0] as { type: string }).type, "shutdown");
 });
