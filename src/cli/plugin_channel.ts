@@ -187,6 +187,16 @@ export class PluginChannel {
     return true;
   }
 
+  /**
+   * Fails every request still waiting for jp's answer, and any made later
+   * (`shutdown`: the run ends whatever jp has not answered).
+   *
+   * @param reason What the requests fail with.
+   */
+  abandon(reason: Error): void {
+    this.#close(reason);
+  }
+
   #close(reason: Error): void {
     this.#closed ??= reason;
     for (const waiter of this.#pending.values()) waiter.reject(reason);

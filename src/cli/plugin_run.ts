@@ -149,7 +149,10 @@ async function runInit(
       }
       if (message.type === "shutdown") {
         log("debug", "shutdown: stopping");
-        stop.abort(new DOMException("Interrupted", "AbortError"));
+        const interrupted = new DOMException("Interrupted", "AbortError");
+        stop.abort(interrupted);
+        // A request jp never answers does not hold the run.
+        channel.abandon(interrupted);
       } else {
         log("warn", `ignored an unexpected ${message.type} message from jp`);
       }

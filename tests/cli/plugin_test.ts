@@ -485,3 +485,23 @@ Deno.test("plugin install never writes through a link: refused without --force, 
     ),
   );
 });
+
+Deno.test("shutdown ends a run whatever jp has not answered: exit 130 within jp's grace, never killed", async () => {
+  await using ws = await tempWorkspace();
+  await writeConversation(
+    ws.conversations,
+    String(FIRST_ID),
+    simpleTurns("a", 1),
+  );
+  const dir = await installLaunchers(ws);
+  const plugin = run(dir, "summarize", ws, { args: ["--all"], silent: true });
+  await eventually(
+    "the request jp will never answer",
+    () => Promise.resolve(plugin.requests.includes("list_conversations")),
+  );
+  plugin.shutdown();
+  const result = await plugin.result();
+  assert.equal(result.killed, false, "ended before jp's grace ran out");
+  assert.equal(result.code, 130, result.stderr);
+  assert.doesNotMatch(result.stderr, /Uncaught|stack/i);
+});

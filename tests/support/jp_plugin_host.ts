@@ -68,6 +68,8 @@ export interface HostInit {
   logLevel?: number;
   /** jp's user data directory. */
   userData?: string;
+  /** Answer no request (a jp that never answers). */
+  silent?: boolean;
 }
 
 /** A running plugin. */
@@ -194,7 +196,9 @@ export class PluginRun {
         case "read_events":
         case "read_config":
           this.#requests.push(message.type);
-          this.send(JSON.stringify(await answer(message, init)));
+          if (!init.silent) {
+            this.send(JSON.stringify(await answer(message, init)));
+          }
           break;
         case "print":
           if ((message.channel ?? "content") === "content") {
