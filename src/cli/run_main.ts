@@ -22,11 +22,28 @@ async function servePluginProcess(name: string): Promise<number> {
   const { servePlugin } = await importLazily("cli/plugin_run.ts");
   const stdout = Deno.stdout;
   const encoder = new TextEncoder();
+  // A host that closed its end (jp killed, both pipes gone) reads nothing
+  // more: output is dropped instead of thrown, and the closed input stops
+  // the run (exit 130), with no stack on a stream nobody reads.
+  let hostGone = false;
   const write = (text: string) => {
+    if (hostGone) return;
     const bytes = encoder.encode(text);
     let written = 0;
-    while (written < bytes.length) {
-      written += stdout.writeSync(bytes.subarray(written));
+    try {
+      while (written < bytes.length) {
+        written += stdout.writeSync(bytes.subarray(written));
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+      hostGone = true;
+    }
+  };
+  const writeError = (text: string) => {
+    try {
+      Deno.stderr.writeSync(encoder.encode(text));
+    } catch {
+      // jp reads its plugins' standard error for traces only.
     }
   };
   for (const method of ["log", "info", "debug", "table", "dir"] as const) {
@@ -35,7 +52,7 @@ async function servePluginProcess(name: string): Promise<number> {
   return await servePlugin(name, {
     input: Deno.stdin.readable,
     write,
-    stderr: (text) => Deno.stderr.writeSync(encoder.encode(text)),
+    stderr: writeError,
     stdinIsTerminal: Deno.stdin.isTerminal(),
     variables: Deno.env.toObject(),
     cwd: Deno.cwd(),

@@ -505,3 +505,53 @@ Deno.test("shutdown ends a run whatever jp has not answered: exit 130 within jp'
   assert.equal(result.code, 130, result.stderr);
   assert.doesNotMatch(result.stderr, /Uncaught|stack/i);
 });
+
+Deno.test("a host that closes both pipes mid-run ends the plugin with exit 130 and no stack", async () => {
+  await using server = slowModel(1000);
+  await using ws = await tempWorkspace();
+  for (let i = 0; i < 3; i++) {
+    await writeConversation(
+      ws.conversations,
+      String(FIRST_ID + i),
+      simpleTurns(`p${i}`, 2),
+    );
+  }
+  const dir = await installLaunchers(ws);
+  const child = new Deno.Command(join(dir, "jp-summarize"), {
+    cwd: ws.root,
+    clearEnv: true,
+    env: jptEnv(ws.env),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(
+      JSON.stringify({
+        type: "init",
+        version: 1,
+        workspace: { root: ws.root, storage: join(ws.root, ".jp"), id: "x" },
+        paths: { user_data: ws.userData },
+        config: {
+          assistant: { model: { id: "ollama/slow" } },
+          providers: { llm: { ollama: { base_url: server.url } } },
+        },
+        args: [String(FIRST_ID), String(FIRST_ID + 1), String(FIRST_ID + 2)],
+        log_level: 0,
+      }) + "\n",
+    ),
+  );
+  await eventually(
+    "the first summary request",
+    () => Promise.resolve(server.chatRequests.length > 0),
+  );
+  // jp goes away: both of its ends closed.
+  await child.stdout.cancel();
+  await writer.close();
+  const status = await child.status;
+  const errors = await stderr;
+  assert.equal(status.code, 130, errors);
+  assert.doesNotMatch(errors, /Uncaught|BrokenPipe|\bat \S+:\d+/);
+});
