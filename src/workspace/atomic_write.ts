@@ -7,15 +7,22 @@
  * that already holds the same bytes is left alone, so its modification time
  * (which decides which storage root jp reads) does not move. A target that is
  * a symbolic link is written through: the file it points to is replaced,
- * unless that file lies outside the directory the caller confines the write
- * to (a link committed in a repository never makes jpt write elsewhere). The
+ * unless that file, with every link on its way resolved (a linked directory
+ * included), lies outside the directory the caller confines the write to (a
+ * link committed in a repository never makes jpt write elsewhere). The
  * new file keeps the old one's permission bits (a private 0600 file stays
  * private); a new file gets 0644.
  *
  * @module
  */
 
-import { isAbsolute, relative } from "../platform/path.ts";
+import {
+  basename,
+  dirname,
+  isAbsolute,
+  join,
+  relative,
+} from "../platform/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
 import { sameBytes } from "../conversation/same_bytes.ts";
 
@@ -23,12 +30,12 @@ import { sameBytes } from "../conversation/same_bytes.ts";
 export class OutsideWriteError extends JptError {
   /**
    * @param path The path written.
-   * @param target Where its link leads.
+   * @param target Where it really is, links followed.
    * @param within The directory the write is confined to.
    */
   constructor(path: string, target: string, within: string) {
     super(
-      `Refusing to write "${path}": it is a symbolic link to "${target}", outside ${within}; replace the link with the file itself`,
+      `Refusing to write "${path}": a symbolic link on its way leads to "${target}", outside ${within}; replace the link with the file or directory itself`,
     );
   }
 }
@@ -172,11 +179,18 @@ async function targetOf(
   within: string | undefined,
 ): Promise<string> {
   const target = await linkTarget(fs, path);
-  if (target === path || within === undefined) return target;
+  if (within === undefined) return target;
+  // Every directory on the way is resolved, not only the file: a committed
+  // link to a directory (`.jp/conversations`, `.jp` itself) leads out too.
+  const folder = dirname(target);
+  const real = join(
+    await fs.realPath(folder).catch(() => folder),
+    basename(target),
+  );
   const root = await fs.realPath(within).catch(() => within);
-  const inside = relative(root, target);
+  const inside = relative(root, real);
   if (inside.startsWith("..") || isAbsolute(inside)) {
-    throw new OutsideWriteError(path, target, root);
+    throw new OutsideWriteError(path, real, root);
   }
   return target;
 }

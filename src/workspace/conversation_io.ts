@@ -354,6 +354,22 @@ export async function loadMetadata(
 }
 
 /**
+ * Where writes to a copy of a conversation must stay, every link on the way
+ * resolved: its workspace (the directory holding `.jp`), or its user-local
+ * root; `undefined` for a directory given by path.
+ *
+ * @param copy The copy.
+ * @returns The directory.
+ */
+export function writeBoundary(copy: ConversationCopy): string | undefined {
+  return copy.root === undefined
+    ? undefined
+    : copy.root.kind === "workspace"
+    ? dirname(copy.root.dir)
+    : copy.root.dir;
+}
+
+/**
  * Writes a conversation's metadata, base config (new conversations only) and
  * events to every copy, atomically and in jp's order (`metadata.json`,
  * `base_config.json`, `events.json`), skipping files whose bytes would not
@@ -379,13 +395,7 @@ export async function saveConversation(
   for (const copy of conversation.ref.copies) {
     for (const [name, bytes] of files) {
       const path = join(copy.dir, name);
-      // Never through a link out of the workspace (or the user-local root)
-      // the copy lives in.
-      const within = copy.root === undefined
-        ? undefined
-        : copy.root.kind === "workspace"
-        ? dirname(copy.root.dir)
-        : copy.root.dir;
+      const within = writeBoundary(copy);
       if (await writeFileAtomic(path, bytes, { within })) written.push(path);
     }
   }

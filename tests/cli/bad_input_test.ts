@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runJpt } from "../support/cli.ts";
+import { FakeLlm, summaryResponder } from "../support/fake_llm.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 
 const NO_SERVER = [
@@ -145,4 +146,53 @@ Deno.test("a no-op jpt edit -i never writes: a lone surrogate is refused up fron
   assert.equal(result.code, 1);
   assert.match(result.stderr, /entry 1 holds a lone UTF-16 surrogate/);
   assert.equal(await Deno.readTextFile(events), text);
+});
+
+Deno.test("a committed link out of the workspace (.jp/conversations, or .jp) is never written through: summarize refuses it clearly, the outside tree unchanged", async () => {
+  for (const linked of ["conversations", ".jp"]) {
+    await using ws = await tempWorkspace();
+    const outside = await Deno.makeTempDir({ prefix: "jpt-outside-" });
+    try {
+      // The outside tree holds what the link makes the workspace see.
+      const outsideJp = linked === ".jp" ? outside : join(outside, "x");
+      const conversations = join(outsideJp, "conversations");
+      await Deno.mkdir(conversations, { recursive: true });
+      if (linked === ".jp") {
+        for (const item of Deno.readDirSync(join(ws.root, ".jp"))) {
+          if (item.name === "conversations") continue;
+          await Deno.rename(
+            join(ws.root, ".jp", item.name),
+            join(outsideJp, item.name),
+          );
+        }
+        await Deno.remove(join(ws.root, ".jp"), { recursive: true });
+        await Deno.symlink(outsideJp, join(ws.root, ".jp"));
+      } else {
+        await Deno.remove(ws.conversations, { recursive: true });
+        await Deno.symlink(conversations, ws.conversations);
+      }
+      const dir = await writeConversation(
+        conversations,
+        "17800000000",
+        new TextEncoder().encode(JSON.stringify(turns(["a1"]), null, 2)),
+      );
+      const events = join(dir, "events.json");
+      const before = await Deno.readTextFile(events);
+      await using llm = FakeLlm.start(summaryResponder());
+      await Deno.writeTextFile(
+        join(ws.root, ".jp", "config.toml"),
+        `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${llm.url}"\n`,
+      );
+      const result = await runJpt(["summarize", "--all"], {
+        cwd: ws.root,
+        env: ws.env,
+      });
+      const output = result.stdout + result.stderr;
+      assert.equal(result.code, 1, `${linked}: ${output}`);
+      assert.match(output, /symbolic link on its way leads to .*outside/);
+      assert.equal(await Deno.readTextFile(events), before, linked);
+    } finally {
+      await Deno.remove(outside, { recursive: true });
+    }
+  }
 });

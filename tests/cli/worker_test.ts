@@ -170,9 +170,11 @@ Deno.test({
       "written after release",
       async () => (await summaryOfTurn1()) !== undefined,
     );
-    // Done, it exits: no timer or listener keeps it alive after its write.
+    // Done, it exits: no timer or listener keeps it alive after its write
+    // (the lock wait's 60 s and the 180 s limit are the timers that could;
+    // 10 s leaves room for a loaded machine and none for them).
     const pid = await workerPid(log);
-    await eventually("the worker exited", () => isGone(pid), 2);
+    await eventually("the worker exited", () => isGone(pid), 10);
     const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });
     assert.equal(check.code, 0, check.stdout);
   },

@@ -11,7 +11,10 @@ import { join } from "../../platform/path.ts";
 import { validateEvents } from "../../conversation/validate_events.ts";
 import { writeFileAtomic } from "../../workspace/atomic_write.ts";
 import { sameBytes } from "../../conversation/same_bytes.ts";
-import type { LoadedConversation } from "../../workspace/conversation_io.ts";
+import {
+  type LoadedConversation,
+  writeBoundary,
+} from "../../workspace/conversation_io.ts";
 import type { EditIo, EditOutcome } from "./edit_io.ts";
 import { ConversationStream } from "../../conversation/stream.ts";
 import type { LabelRecorder } from "../../labels/label_recorder.ts";
@@ -53,7 +56,9 @@ export async function editEvents(
     const errors = report.errors.filter((error) => !known.has(error));
     if (errors.length === 0) {
       for (const copy of conversation.ref.copies) {
-        await writeFileAtomic(join(copy.dir, "events.json"), edited);
+        await writeFileAtomic(join(copy.dir, "events.json"), edited, {
+          within: writeBoundary(copy),
+        });
       }
       // The summaries the user wrote or removed, kept in the label store.
       await recordUserEdits(
