@@ -47,6 +47,10 @@ import { writeFileAtomic } from "../workspace/atomic_write.ts";
 import { exists } from "../workspace/fs_probe.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock } from "../workspace/lock.ts";
+import {
+  readRegularFile,
+  readRegularFileSync,
+} from "../workspace/read_bounded.ts";
 import { oneAtATime } from "../platform/one_at_a_time.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 
@@ -338,7 +342,8 @@ export class LabelStore {
     try {
       // Blocking: a record is small, and an awaited read costs a round trip
       // to the I/O threads (a backfill reads several per conversation).
-      text = Deno.readTextFileSync(path);
+      // A regular file only: a FIFO there would block the read forever.
+      text = new TextDecoder().decode(readRegularFileSync(path));
     } catch {
       return new LabelRecord();
     }
@@ -439,7 +444,12 @@ export class LabelStore {
     const created = this.#created;
     this.#created = 0;
     const countFile = join(this.#dir, COUNT_FILE);
-    const counted = Number(await Deno.readTextFile(countFile).catch(() => ""));
+    const counted = Number(
+      await readRegularFile(countFile, 64).then(
+        (bytes) => new TextDecoder().decode(bytes),
+        () => "",
+      ),
+    );
     if (Number.isSafeInteger(counted) && counted > 0) {
       const now = counted + created;
       if (now <= maxRecords) {
