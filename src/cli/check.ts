@@ -62,11 +62,11 @@ export function addCheckCommand(
       for (const line of report.fix?.diff ?? []) {
         context.io.err(`${sanitizeLine(line)}\n`);
       }
-      for (const { path, keys } of report.fix?.manual ?? []) {
+      for (const { path, keys, reason } of report.fix?.manual ?? []) {
         context.io.err(
           `warning: ${sanitizeLine(path)}: move ${
             keys.join(", ")
-          } to .jp/jpt.toml by hand (not a TOML file, or an inline table holds it)\n`,
+          } to .jp/jpt.toml by hand (${reason})\n`,
         );
       }
       if (

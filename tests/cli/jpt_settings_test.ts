@@ -309,6 +309,9 @@ Deno.test("check --fix keeps both files' comments and modes, never rewrites jpt.
   const before = await Deno.readTextFile(jpt);
   const clash = await runJpt(["check", "--fix"], { cwd: ws.root, env: ws.env });
   assert.match(clash.stdout + clash.stderr, /conversation\.turn_summary/);
+  // The true reason, not a guess.
+  assert.match(clash.stderr, /jpt\.toml already has these tables or keys/);
+  assert.doesNotMatch(clash.stderr, /inline table|not a TOML file/);
   assert.equal(await Deno.readTextFile(jpt), before);
 
   // config.toml as a link to a file outside the workspace: not written.

@@ -30,7 +30,7 @@ export interface ConfigFixReport {
   /** Files written. */
   written: string[];
   /** Files whose rejected keys could not be moved automatically, with the keys. */
-  manual: Array<{ path: string; keys: string[] }>;
+  manual: Array<{ path: string; keys: string[]; reason: string }>;
 }
 
 /**
@@ -67,7 +67,15 @@ export async function fixConfigFiles(
       ? undefined
       : appendVerified(jptText, removal.moved, removal.removed);
     if (removal === undefined || appended === undefined) {
-      report.manual.push({ path, keys });
+      report.manual.push({
+        path,
+        keys,
+        reason: removal === undefined
+          ? "not a TOML file jpt edits"
+          : removal.moved === undefined
+          ? "an inline table holds them"
+          : ".jp/jpt.toml already has these tables or keys, and the moved lines would clash with its own",
+      });
       continue;
     }
     jptText = appended;
