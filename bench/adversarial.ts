@@ -67,6 +67,23 @@ interface Run {
   stderr: string;
 }
 
+/**
+ * The user directories of a trial, all inside its own folder: the harness
+ * never reads or writes the caller's own (label records, leases, the worker
+ * log, jp's and jpt's user config). Deno's cache is left where it is.
+ */
+function isolated(root: string): Record<string, string> {
+  return {
+    JP_GLOBAL_CONFIG_DIR: join(root, ".no-global"),
+    JP_USER_DATA_DIR: join(root, ".no-user-data"),
+    JPT_DATA_DIR: join(root, ".jpt-data"),
+    JPT_CONFIG_DIR: join(root, ".jpt-config"),
+    JPT_CACHE_DIR: join(root, ".cache"),
+    XDG_DATA_HOME: join(root, ".xdg-data"),
+    XDG_CONFIG_HOME: join(root, ".xdg-config"),
+  };
+}
+
 async function jpt(
   args: string[],
   cwd: string,
@@ -81,9 +98,7 @@ async function jpt(
       HOME: Deno.env.get("HOME") ?? "",
       DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
       NO_COLOR: "1",
-      JP_GLOBAL_CONFIG_DIR: join(cwd, ".no-global"),
-      JP_USER_DATA_DIR: join(cwd, ".no-user-data"),
-      JPT_CACHE_DIR: join(cwd, ".cache"),
+      ...isolated(cwd),
       ...env,
     },
     stdin: "null",
@@ -250,7 +265,7 @@ async function killDuringWrites(count: number): Promise<void> {
         "1",
       ],
       cwd: root,
-      env: { NO_COLOR: "1", JP_USER_DATA_DIR: join(root, ".no-user-data") },
+      env: { NO_COLOR: "1", ...isolated(root) },
       stdout: "null",
       stderr: "null",
     }).spawn();
@@ -502,9 +517,7 @@ async function killTrial(
     cwd: workspace.root,
     env: {
       NO_COLOR: "1",
-      JP_USER_DATA_DIR: join(workspace.root, ".no-user-data"),
-      JPT_DATA_DIR: join(workspace.root, ".jpt-data"),
-      JPT_CONFIG_DIR: join(workspace.root, ".jpt-config"),
+      ...isolated(workspace.root),
       ...env,
     },
     stdout: "null",

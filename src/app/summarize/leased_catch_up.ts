@@ -24,7 +24,9 @@ export const LEASED_CATCH_UP_WAIT_MS = 30_000;
  * Catches a conversation up under its summary lease.
  *
  * @param env Environment access (where the lease lives).
- * @param options The catch-up's options (its label store names the lease).
+ * @param options The catch-up's options (its label store names the lease;
+ *   its `timeoutMs`, the longest wait for one request, bounds the wait for
+ *   the lease too).
  * @returns What the catch-up did, or `undefined` when the lease stayed held.
  */
 export async function leasedCatchUp(
@@ -34,7 +36,13 @@ export async function leasedCatchUp(
   return await underSummaryLease(
     env,
     await identityOf(options.labels, options.ref),
-    { waitMs: LEASED_CATCH_UP_WAIT_MS, signal: options.signal },
+    {
+      waitMs: Math.min(
+        LEASED_CATCH_UP_WAIT_MS,
+        options.timeoutMs ?? LEASED_CATCH_UP_WAIT_MS,
+      ),
+      signal: options.signal,
+    },
     () => catchUpConversation(options),
   );
 }
