@@ -28,7 +28,7 @@ import {
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import { identityOf, type LabelRecorder } from "./label_recorder.ts";
 import type { LabelEntry, LabelRecord, LabelSource } from "./label_store.ts";
-import { nodeCryptoHasher } from "../platform/sha256.ts";
+import { nodeCryptoPartsHasher } from "../platform/sha256.ts";
 
 /** What a restore did. */
 export interface RestoreReport {
@@ -111,7 +111,7 @@ export async function restoreLabels(
   const keyOf = await contentKeysOf(toHash, {
     memory: options.memory,
     ...(toHash.length >= BULK_TURNS
-      ? { hasher: await nodeCryptoHasher() }
+      ? { hasher: await nodeCryptoPartsHasher() }
       : {}),
   });
   const taken = new Set<LabelEntry>();

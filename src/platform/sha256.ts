@@ -6,7 +6,7 @@
  *
  * The one exception, measured in bench/RESULTS.md: a bulk flow that hashes
  * thousands of turns at once (a backfill recording every label of a large
- * conversation) may pass {@linkcode nodeCryptoHasher}, `node:crypto`'s
+ * conversation) may pass {@linkcode nodeCryptoPartsHasher}, `node:crypto`'s
  * synchronous hash, which is faster per text there but costs its loading
  * (Deno's Node compatibility) on first use. Nothing chooses it behind the
  * caller's back: the flow that wants it passes it.
@@ -56,16 +56,32 @@ export const webCryptoHasher: Hasher = (texts) =>
   Promise.all(texts.map(sha256Hex));
 
 /**
- * `node:crypto`'s SHA-256, for bulk flows only (see the module doc).
+ * Hashes texts given in parts, in order, to lowercase hex SHA-256 digests:
+ * each item's digest is that of its parts one after another, so a caller
+ * need not join large pieces into one string first.
+ */
+export type PartsHasher = (
+  items: readonly (readonly string[])[],
+) => Promise<string[]>;
+
+/** Web Crypto over parts: each item's parts joined, then as {@linkcode webCryptoHasher}. */
+export const webCryptoPartsHasher: PartsHasher = (items) =>
+  webCryptoHasher(items.map((parts) => parts.join("")));
+
+/**
+ * `node:crypto`'s SHA-256 over parts, for bulk flows only (see the module
+ * doc): each part is fed to the hash as it is, never joined.
  *
  * @returns A hasher that hashes synchronously once loaded.
  */
-export async function nodeCryptoHasher(): Promise<Hasher> {
+export async function nodeCryptoPartsHasher(): Promise<PartsHasher> {
   const { createHash } = await import("node:crypto");
-  return (texts) =>
-    Promise.resolve(
-      texts.map((text) => createHash("sha256").update(text).digest("hex")),
-    );
+  return (items) =>
+    Promise.resolve(items.map((parts) => {
+      const hash = createHash("sha256");
+      for (const part of parts) hash.update(part);
+      return hash.digest("hex");
+    }));
 }
 
 function toHex(bytes: Uint8Array): string {

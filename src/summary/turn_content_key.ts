@@ -10,7 +10,7 @@
 
 import type { RereadMemory } from "../conversation/reread_memory.ts";
 import type { Turn } from "../conversation/turn.ts";
-import { type Hasher, webCryptoHasher } from "../platform/sha256.ts";
+import { type PartsHasher, webCryptoPartsHasher } from "../platform/sha256.ts";
 
 /**
  * Each `Turn`'s key, computed once: restoring labels, packing a batch and
@@ -57,7 +57,7 @@ export async function turnContentKey(turn: Turn): Promise<string> {
 /** How {@linkcode turnContentKeys} hashes and what it may look up. */
 export interface ContentKeyOptions {
   /** How to hash (Web Crypto unless a bulk flow passes another). */
-  hasher?: Hasher | undefined;
+  hasher?: PartsHasher | undefined;
   /** What the last read of the same file computed (`jpt watch`). */
   memory?: RereadMemory | undefined;
 }
@@ -76,7 +76,7 @@ export async function turnContentKeys(
 ): Promise<string[]> {
   const result: (string | undefined)[] = turns.map((turn) => keys.get(turn));
   const memo = options.memory?.contentKeys();
-  const missing: { at: number; texts: string[]; text: string }[] = [];
+  const missing: { at: number; texts: string[]; parts: string[] }[] = [];
   turns.forEach((turn, at) => {
     if (result[at] !== undefined) return;
     const texts = contentEntries(turn).map((entry) => entry.text);
@@ -86,11 +86,11 @@ export async function turnContentKeys(
       keys.set(turn, known);
       return;
     }
-    missing.push({ at, texts, text: turnContentText(turn) });
+    missing.push({ at, texts, parts: turnContentParts(turn) });
   });
   if (missing.length > 0) {
-    const hashed = await (options.hasher ?? webCryptoHasher)(
-      missing.map((item) => item.text),
+    const hashed = await (options.hasher ?? webCryptoPartsHasher)(
+      missing.map((item) => item.parts),
     );
     missing.forEach((item, i) => {
       const key = hashed[i]!;
@@ -112,12 +112,32 @@ export async function turnContentKeys(
  * @returns The text.
  */
 export function turnContentText(turn: Turn): string {
-  const parts = contentEntries(turn).map((entry) =>
-    entry.eventId === undefined
-      ? entry.text
-      : entry.text.replace(EVENT_ID_MEMBER, "")
-  );
-  return `jpt-turn-content-2\n${parts.join("\n")}`;
+  return turnContentParts(turn).join("");
+}
+
+/**
+ * {@linkcode turnContentText} in the parts it is made of, as they are: the
+ * `event_id` member is cut out by slicing around it, never by copying the
+ * entry, so hashing a large conversation allocates no second copy of it.
+ */
+function turnContentParts(turn: Turn): string[] {
+  const parts = ["jpt-turn-content-2\n"];
+  contentEntries(turn).forEach((entry, i) => {
+    if (i > 0) parts.push("\n");
+    const text = entry.text;
+    const found = entry.eventId === undefined
+      ? null
+      : EVENT_ID_MEMBER.exec(text);
+    if (found === null) {
+      parts.push(text);
+      return;
+    }
+    parts.push(
+      text.slice(0, found.index),
+      text.slice(found.index + found[0].length),
+    );
+  });
+  return parts;
 }
 
 function contentEntries(turn: Turn) {
