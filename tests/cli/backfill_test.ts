@@ -189,29 +189,37 @@ Deno.test("Ctrl-C stops a backfill: exit 130, files valid, answers kept, a rerun
 
 Deno.test({
   name:
-    "on a terminal, one live progress line is redrawn and cleared before the report",
+    "on a terminal, one live progress line is redrawn and cleared before the report (at 80 columns where the terminal reports 0)",
   ignore: !HAS_SCRIPT,
   async fn() {
-    await using server = FakeLlm.start(slow(30));
-    const { ws } = await workspaceOf(3, server);
-    await using _ = ws;
-    const { code, output } = await runInPty("jpt summarize --all --jobs 1", {
-      cwd: ws.root,
-      env: { ...ws.env, NO_COLOR: "1" },
-    });
-    assert.equal(code, 0, output);
-    assert.match(
-      output,
-      // deno-lint-ignore no-control-regex
-      /\r\u001b\[K3\/3 conversations · 9 summarized · 0 restored · 0 failed · \d+:\d\d\r\u001b\[K/,
-    );
-    assert.doesNotMatch(output, /\[\d\/3\] jp-c/, "no per-conversation lines");
-    assert.match(
-      output,
-      /Total: 3 conversations: 3 summarized, .*; turns: 9 summarized/,
-    );
+    for (const columns of [100, 0]) {
+      await liveLine(columns);
+    }
   },
 });
+
+/** One `summarize --all` in a pty of `columns` columns: its live line and report. */
+async function liveLine(columns: number): Promise<void> {
+  await using server = FakeLlm.start(slow(30));
+  const { ws } = await workspaceOf(3, server);
+  await using _ = ws;
+  const { code, output } = await runInPty("jpt summarize --all --jobs 1", {
+    cwd: ws.root,
+    env: { ...ws.env, NO_COLOR: "1" },
+    columns,
+  });
+  assert.equal(code, 0, output);
+  assert.match(
+    output,
+    // deno-lint-ignore no-control-regex
+    /\r\u001b\[K3\/3 conversations · 9 summarized · 0 restored · 0 failed · \d+:\d\d\r\u001b\[K/,
+  );
+  assert.doesNotMatch(output, /\[\d\/3\] jp-c/, "no per-conversation lines");
+  assert.match(
+    output,
+    /Total: 3 conversations: 3 summarized, .*; turns: 9 summarized/,
+  );
+}
 
 Deno.test({
   name:
@@ -255,23 +263,5 @@ Deno.test({
         assert.ok([...line].length <= columns - 1, JSON.stringify(line));
       }
     }
-  },
-});
-
-Deno.test({
-  name:
-    "on a pseudo-terminal that reports 0 columns, the live line is laid out at 80 columns, not cut to …",
-  ignore: !HAS_SCRIPT,
-  async fn() {
-    await using server = FakeLlm.start(slow(30));
-    const { ws } = await workspaceOf(3, server);
-    await using _ = ws;
-    const { code, output } = await runInPty("jpt summarize --all --jobs 1", {
-      cwd: ws.root,
-      env: { ...ws.env, NO_COLOR: "1" },
-      columns: 0,
-    });
-    assert.equal(code, 0, output);
-    assert.match(output, /3\/3 conversations · 9 summarized/);
   },
 });
