@@ -151,7 +151,8 @@ async function buildProgram(
   entries: readonly CommandEntry[],
 ) {
   const { io } = options;
-  const root = new Command("jpt");
+  // As a jp plugin the command is jp's (`jp turns --help`: `Usage: jp turns`).
+  const root = new Command(options.host === undefined ? "jpt" : "jp");
   root.showGlobalOptions = true;
   const program = root
     .description(

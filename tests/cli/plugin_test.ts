@@ -555,3 +555,12 @@ Deno.test("a host that closes both pipes mid-run ends the plugin with exit 130 a
   assert.equal(status.code, 130, errors);
   assert.doesNotMatch(errors, /Uncaught|BrokenPipe|\bat \S+:\d+/);
 });
+
+Deno.test("jp turns --help through the plugin names jp's command, not jpt's", async () => {
+  await using ws = await tempWorkspace();
+  const dir = await installLaunchers(ws);
+  const result = await run(dir, "turns", ws, { args: ["--help"] }).result();
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.content, /^Usage: jp turns /m);
+  assert.doesNotMatch(result.content, /Usage: jpt /);
+});
