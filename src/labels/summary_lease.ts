@@ -14,6 +14,7 @@ import { sha256Hex } from "../platform/sha256.ts";
 import { join } from "../platform/path.ts";
 import { jptDataDir } from "../workspace/jpt_data_dir.ts";
 import { ConversationLock, LockHeldError } from "../workspace/lock.ts";
+import { JptError } from "../errors/jpt_error.ts";
 import type { EnvReader } from "../workspace/user_dirs.ts";
 import type { ConversationIdentity } from "./label_store.ts";
 
@@ -39,6 +40,7 @@ export async function takeSummaryLease(
 ): Promise<SummaryLease | undefined> {
   const path = await leasePath(env, conversation);
   if (path === undefined) return NO_LEASE;
+  checkLeasePath(path);
   try {
     return await ConversationLock.acquire(path);
   } catch (error) {
@@ -64,6 +66,7 @@ export async function waitForSummaryLease(
 ): Promise<SummaryLease | undefined> {
   const path = await leasePath(env, conversation);
   if (path === undefined) return NO_LEASE;
+  checkLeasePath(path);
   try {
     return await ConversationLock.acquireWaiting(path, options.waitMs, {
       signal: options.signal,
@@ -102,6 +105,27 @@ export async function underSummaryLease<T>(
     return await work();
   } finally {
     await lease.release();
+  }
+}
+
+/** The lease's file is something else than a regular file (a directory, a FIFO). */
+export class BadLeaseError extends JptError {
+  /**
+   * @param path The lease's path.
+   */
+  constructor(path: string) {
+    super(
+      `The summary lease "${path}" is not a regular file: remove it (jpt creates it again)`,
+    );
+  }
+}
+
+/** Refuses a lease path that holds anything but a regular file (or nothing). */
+function checkLeasePath(path: string): void {
+  try {
+    if (!Deno.lstatSync(path).isFile) throw new BadLeaseError(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
 }
 

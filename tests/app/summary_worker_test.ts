@@ -136,3 +136,24 @@ Deno.test("workers keep the label store within JPT_LABEL_STORE_MAX", async () =>
   assert.equal(llm.chatRequests.length, 8, "every conversation was labelled");
   assert.ok(records.length <= 5, `${records.length} records`);
 });
+
+Deno.test("a lease path that is a directory is one clear error naming it and the fix, never a raw os error", async () => {
+  await using held = await heldConversation("d");
+  const { session, lease } = held;
+  await lease.release();
+  // Where the lease is: the one lock file under leases/.
+  const leases = join(session.env("JPT_DATA_DIR")!, "leases");
+  const [name] = [...Deno.readDirSync(leases)].map((entry) => entry.name);
+  await Deno.remove(join(leases, name!));
+  await Deno.mkdir(join(leases, name!));
+  await assert.rejects(
+    () =>
+      runSummaryWorker(session, {
+        conversation: "17800000000",
+        title: false,
+        signal: new AbortController().signal,
+        log: () => {},
+      }),
+    /summary lease ".*" is not a regular file: remove it/,
+  );
+});
