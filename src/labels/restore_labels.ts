@@ -96,13 +96,13 @@ export async function restoreLabels(
     record,
   };
   if (record.entries.length === 0 && !options.recordFileLabels) return report;
-  // Only the turns that need a key are hashed: unlabelled ones, and with
+  // One list of turns throughout: a query restores while its reply is
+  // appended to the same stream, which makes new turn objects. Only the
+  // turns that need a key are hashed: unlabelled ones, and with
   // `recordFileLabels` the labels the record does not know by id. Recording
   // the labels of a large conversation for the first time is the bulk case
   // that takes node:crypto (see platform/sha256.ts); everything else hashes
   // with Web Crypto.
-  // One list of turns throughout: a query restores while its reply is
-  // appended to the same stream, which makes new turn objects.
   const turns = stream.turns();
   const toHash = turns.filter((turn) =>
     needsKey(turn) ||
@@ -170,6 +170,39 @@ export async function restoreLabels(
     });
   }
   return report;
+}
+
+/**
+ * The complete turns without a label that the record holds a summary for,
+ * made for the content they have, written to the file or not (for a read
+ * without the lock: an answer kept while the lock was held, or one the
+ * lock's holder is putting in right now, since it marks the record before
+ * it saves the file). Unlike a restore, a written entry counts.
+ *
+ * @param record The conversation's record.
+ * @param turns The conversation's turns.
+ * @returns Their indices.
+ */
+export async function heldInRecord(
+  record: LabelRecord,
+  turns: readonly Turn[],
+): Promise<Set<number>> {
+  const held = new Set<number>();
+  if (record.entries.length === 0) return held;
+  const unlabelled = turns.filter(needsKey);
+  const keyOf = await contentKeysOf(unlabelled);
+  const taken = new Set<LabelEntry>();
+  for (const turn of unlabelled) {
+    const key = keyOf(turn);
+    const byId = turn.id === undefined ? undefined : record.byEventId(turn.id);
+    const entry = byId?.key === key
+      ? byId
+      : record.forContent(key, turn.index, taken);
+    if (entry === undefined) continue;
+    taken.add(entry);
+    held.add(turn.index);
+  }
+  return held;
 }
 
 /** The entry a turn without a label gets back, `cleared`, or nothing. */

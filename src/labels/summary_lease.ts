@@ -38,15 +38,7 @@ export async function takeSummaryLease(
   env: EnvReader,
   conversation: ConversationIdentity,
 ): Promise<SummaryLease | undefined> {
-  const path = await leasePath(env, conversation);
-  if (path === undefined) return NO_LEASE;
-  checkLeasePath(path);
-  try {
-    return await ConversationLock.acquire(path);
-  } catch (error) {
-    if (error instanceof LockHeldError) return undefined;
-    throw error;
-  }
+  return await waitForSummaryLease(env, conversation, { waitMs: 0 });
 }
 
 /**
@@ -56,8 +48,10 @@ export async function takeSummaryLease(
  *
  * @param env Environment access (where jpt's data directory is).
  * @param conversation The conversation in its checkout.
- * @param options The longest wait, and what stops it.
- * @returns The lease, or `undefined` when it was still held at the end of the wait.
+ * @param options The longest wait, what stops it, and how often a held
+ *   lease is looked at again (default 100 ms).
+ * @returns The lease, or `undefined` when it was still held at the end of
+ *   the wait, or the wait was stopped.
  */
 export async function waitForSummaryLease(
   env: EnvReader,
@@ -73,7 +67,9 @@ export async function waitForSummaryLease(
       pollMs: options.pollMs ?? 100,
     });
   } catch (error) {
-    if (error instanceof LockHeldError) return undefined;
+    if (error instanceof LockHeldError || options.signal?.aborted) {
+      return undefined;
+    }
     throw error;
   }
 }
@@ -84,22 +80,17 @@ export async function waitForSummaryLease(
  *
  * @param env Environment access.
  * @param conversation The conversation in its checkout.
- * @param options The longest wait, and what stops it.
+ * @param options As {@linkcode waitForSummaryLease} takes them.
  * @param work The work.
  * @returns What the work returned, or `undefined` when the lease stayed held.
  */
 export async function underSummaryLease<T>(
   env: EnvReader,
   conversation: ConversationIdentity,
-  options: { waitMs: number; signal?: AbortSignal },
+  options: { waitMs: number; signal?: AbortSignal; pollMs?: number },
   work: () => Promise<T>,
 ): Promise<T | undefined> {
-  const lease = await waitForSummaryLease(env, conversation, options).catch(
-    (error) => {
-      if (options.signal?.aborted) return undefined;
-      throw error;
-    },
-  );
+  const lease = await waitForSummaryLease(env, conversation, options);
   if (lease === undefined) return undefined;
   try {
     return await work();

@@ -32,9 +32,12 @@ import type { ConversationRef } from "../../workspace/conversation_ref.ts";
 import { LockHeldError } from "../../workspace/lock.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
 import { type HELD, withConversation } from "../../workspace/unit_of_work.ts";
-import type { LabelEntry, LabelRecord } from "../../labels/label_store.ts";
-import { labelsToRedo, restoreLabels } from "../../labels/restore_labels.ts";
-import { turnContentKeys } from "../../summary/turn_content_key.ts";
+import type { LabelRecord } from "../../labels/label_store.ts";
+import {
+  heldInRecord,
+  labelsToRedo,
+  restoreLabels,
+} from "../../labels/restore_labels.ts";
 
 /** The longest a catch-up keeps answers before writing them. */
 const WRITE_INTERVAL_MS = 5_000;
@@ -388,25 +391,10 @@ async function keptInStore(
   labels: LabelRecorder | undefined,
 ): Promise<Set<number>> {
   if (labels === undefined) return new Set();
-  const record = await labels.store.read(await identityOf(labels, ref));
-  if (record.entries.length === 0) return new Set();
-  const unlabelled = conversation.stream.turns().filter((turn) =>
-    turn.isComplete() && turn.summary === undefined
+  return await heldInRecord(
+    await labels.store.read(await identityOf(labels, ref)),
+    conversation.stream.turns(),
   );
-  const keys = await turnContentKeys(unlabelled);
-  const taken = new Set<LabelEntry>();
-  const kept = new Set<number>();
-  unlabelled.forEach((turn, i) => {
-    const key = keys[i]!;
-    const byId = turn.id === undefined ? undefined : record.byEventId(turn.id);
-    const entry = byId?.key === key
-      ? byId
-      : record.forContent(key, turn.index, taken);
-    if (entry === undefined) return;
-    taken.add(entry);
-    kept.add(turn.index);
-  });
-  return kept;
 }
 
 /**

@@ -17,7 +17,7 @@
  */
 
 import { identityOf, type LabelRecorder } from "../../labels/label_recorder.ts";
-import { waitForSummaryLease } from "../../labels/summary_lease.ts";
+import { underSummaryLease } from "../../labels/summary_lease.ts";
 import { sleep } from "../../platform/sleep.ts";
 import type { OversizedPolicy } from "../../summary/packing.ts";
 import type { SummaryModel } from "../../task/turn_summary_task.ts";
@@ -76,7 +76,9 @@ export async function summarizeForQuery(
   share: QueryShare,
 ): Promise<CatchUpResult | undefined> {
   const { ref, signal, log } = share;
-  const lease = await waitForSummaryLease(
+  // The lease is given back before any wait for the lock: the answers are
+  // in the label store, and the next summarizer leaves their turns alone.
+  const result = await underSummaryLease(
     share.env,
     await identityOf(share.labels, ref),
     {
@@ -84,38 +86,29 @@ export async function summarizeForQuery(
       signal,
       ...(share.pollMs === undefined ? {} : { pollMs: share.pollMs }),
     },
-  ).catch((error) => {
-    if (signal.aborted) return undefined;
-    throw error;
-  });
-  if (lease === undefined) {
+    () =>
+      catchUpConversation({
+        workspace: share.workspace,
+        ref,
+        ...(share.loaded === undefined ? {} : { loaded: share.loaded }),
+        batchSize: Math.min(share.batchSize, share.maxTurns ?? share.batchSize),
+        maxRequests: 1,
+        oversized: share.oversized,
+        signal,
+        timeoutMs: 120_000,
+        resolveModel: share.resolveModel,
+        labels: share.labels,
+        covered: share.covered,
+        log,
+        proceedWhenLocked: true,
+        ...(share.beforeIndex === undefined
+          ? {}
+          : { firstBefore: share.beforeIndex }),
+      }),
+  );
+  if (result === undefined) {
     log(`jp-c${ref.id}: another summarizer is still at work; left to it`);
     return undefined;
-  }
-  let result: CatchUpResult;
-  try {
-    result = await catchUpConversation({
-      workspace: share.workspace,
-      ref,
-      ...(share.loaded === undefined ? {} : { loaded: share.loaded }),
-      batchSize: Math.min(share.batchSize, share.maxTurns ?? share.batchSize),
-      maxRequests: 1,
-      oversized: share.oversized,
-      signal,
-      timeoutMs: 120_000,
-      resolveModel: share.resolveModel,
-      labels: share.labels,
-      covered: share.covered,
-      log,
-      proceedWhenLocked: true,
-      ...(share.beforeIndex === undefined
-        ? {}
-        : { firstBefore: share.beforeIndex }),
-    });
-  } finally {
-    // Given back before any wait for the lock: the answers are in the label
-    // store, and the next summarizer leaves their turns alone.
-    await lease.release();
   }
   logResult(ref, result, log);
   const locked = result.status === "locked" ||
