@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { catchUpConversation } from "../../src/app/summarize/catch_up.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import type { PreparedTurn } from "../../src/summary/prepared_turn.ts";
-import { resolveConversation } from "../../src/workspace/conversation_ref.ts";
+import {
+  type ConversationRef,
+  resolveConversation,
+} from "../../src/workspace/conversation_ref.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 
@@ -40,12 +43,13 @@ async function conversation(ws: { conversations: string }, count: number) {
 
 /** A catch-up whose model labels each turn `Label <id>`, after `onBatch`. */
 function catchUpWith(
-  ref: Awaited<ReturnType<typeof conversation>>["ref"],
+  ref: ConversationRef,
   batchSize: number,
   onBatch: () => Promise<void>,
+  workspace?: Workspace,
 ) {
   return catchUpConversation({
-    workspace: undefined,
+    workspace,
     ref,
     batchSize,
     signal: new AbortController().signal,
@@ -122,24 +126,13 @@ Deno.test("answers for a conversation renamed while they were asked for are writ
   const workspace = await Workspace.open(ws.root, (name) => ws.env[name]);
   const ref = await resolveConversation(workspace, "17800000000");
   const renamed = join(ws.conversations, "17800000000-a-title-jp-gave-it");
-  const result = await catchUpConversation({
-    workspace,
+  // jp renames the directory while the request is out.
+  const result = await catchUpWith(
     ref,
-    batchSize: 5,
-    signal: new AbortController().signal,
-    resolveModel: () =>
-      Promise.resolve({
-        contextWindow: 100_000,
-        summarizer: {
-          modelId: "test/fake",
-          summarize: async (batch: readonly PreparedTurn[]) => {
-            // jp renames the directory while the request is out.
-            await Deno.rename(ref.copies[0]!.dir, renamed);
-            return new Map(batch.map((turn) => [turn.id, `Label ${turn.id}`]));
-          },
-        },
-      }),
-  });
+    5,
+    () => Deno.rename(ref.copies[0]!.dir, renamed),
+    workspace,
+  );
   assert.equal(result.summarized.length, 2);
   const stream = ConversationStream.parse(
     await Deno.readFile(join(renamed, "events.json")),

@@ -16,14 +16,11 @@ import { eventually } from "../support/eventually.ts";
 import {
   chatCompletion,
   FakeLlm,
-  type RecordedRequest,
+  isSummaryRequest,
   requestedTurnIds,
   summaryResponder,
 } from "../support/fake_llm.ts";
 import { tempWorkspace } from "../support/workspace.ts";
-
-const isSummary = (request: RecordedRequest) =>
-  requestedTurnIds(request).length > 0;
 
 /** A workspace whose model is the fake server, queries as a person runs them. */
 async function setUp(llm: FakeLlm, extraConfig = "", jptConfig = "") {
@@ -62,7 +59,7 @@ Deno.test("a turn whose summary failed is summarized by the next query's worker,
   let failures = 2;
   await using llm = FakeLlm.start((request) => {
     if (request.body?.stream) return { stream: { pieces: ["Reply."] } };
-    if (!isSummary(request)) return { json: chatCompletion("{}") };
+    if (!isSummaryRequest(request)) return { json: chatCompletion("{}") };
     if (failures > 0) {
       failures--;
       return { status: 503, json: { error: { message: "overloaded" } } };
@@ -93,7 +90,7 @@ Deno.test("a turn whose summary failed is summarized by the next query's worker,
 Deno.test("with the summary slower than the turns, five back-to-back queries leave no earlier turn unsummarized, each asked once", async () => {
   await using llm = FakeLlm.start(async (request) => {
     if (request.body?.stream) return { stream: { pieces: ["Reply."] } };
-    if (!isSummary(request)) return { json: chatCompletion("{}") };
+    if (!isSummaryRequest(request)) return { json: chatCompletion("{}") };
     await new Promise((resolve) => setTimeout(resolve, 800));
     return summaryResponder()(request);
   });
@@ -111,6 +108,8 @@ Deno.test("with the summary slower than the turns, five back-to-back queries lea
       `turn ${turn.index + 1}`,
     );
   }
-  const asked = llm.chatRequests.filter(isSummary).flatMap(requestedTurnIds);
+  const asked = llm.chatRequests.filter(isSummaryRequest).flatMap(
+    requestedTurnIds,
+  );
   assert.equal(new Set(asked).size, asked.length, `asked once each: ${asked}`);
 });

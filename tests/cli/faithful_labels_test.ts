@@ -14,7 +14,7 @@ import { runJpt } from "../support/cli.ts";
 import { eventually } from "../support/eventually.ts";
 import {
   FakeLlm,
-  type RecordedRequest,
+  isSummaryRequest,
   requestedTurnIds,
   summaryResponder,
 } from "../support/fake_llm.ts";
@@ -26,9 +26,6 @@ import {
   tempWorkspace,
   writeConversation,
 } from "../support/workspace.ts";
-
-const isSummary = (request: RecordedRequest) =>
-  requestedTurnIds(request).length > 0;
 
 /** A model server: replies stream in `turnMs`, summaries answer after `summaryMs`. */
 function server(turnMs: number, summaryMs: number): FakeLlm {
@@ -98,12 +95,13 @@ Deno.test({
       env: ws.env,
     });
     assert.equal(stale.stdout.match(/\[model\]/g)?.length, 7, stale.stdout);
-    const asked = llm.chatRequests.filter(isSummary).length;
+    const asked = llm.chatRequests.filter(isSummaryRequest).length;
     const forced = await run(["--force"]);
     assert.equal(forced.code, 0, forced.stderr);
-    const again = llm.chatRequests.filter(isSummary).slice(asked).flatMap(
-      requestedTurnIds,
-    );
+    const again = llm.chatRequests.filter(isSummaryRequest).slice(asked)
+      .flatMap(
+        requestedTurnIds,
+      );
     assert.equal(again.length, 7, again.join(", "));
     assert.ok(!again.includes(turn2.id!));
     assert.equal((await turnsOf(dir))[1]!.summary, "What I decided here");
@@ -194,7 +192,9 @@ Deno.test("one query on a 30-turn backlog asks for at most batch_size turns, eac
     "the worker ended",
     async () => /\] done\n$/.test(await Deno.readTextFile(log)),
   );
-  const asked = llm.chatRequests.filter(isSummary).flatMap(requestedTurnIds);
+  const asked = llm.chatRequests.filter(isSummaryRequest).flatMap(
+    requestedTurnIds,
+  );
   assert.equal(asked.length, 5, asked.join(", "));
   assert.equal(new Set(asked).size, 5, "each once");
 });
@@ -237,6 +237,8 @@ Deno.test("five back-to-back queries with summaries slower than turns: each turn
         turn.summary !== undefined
       ),
   );
-  const asked = llm.chatRequests.filter(isSummary).flatMap(requestedTurnIds);
+  const asked = llm.chatRequests.filter(isSummaryRequest).flatMap(
+    requestedTurnIds,
+  );
   assert.equal(new Set(asked).size, asked.length, `each once: ${asked}`);
 });

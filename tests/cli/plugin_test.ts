@@ -42,6 +42,19 @@ async function installLaunchers(ws: TempWorkspace): Promise<string> {
   return dir;
 }
 
+/** A workspace with one conversation of one turn, and the launchers installed. */
+async function oneConversationWithLaunchers(): Promise<
+  { ws: TempWorkspace; dir: string }
+> {
+  const ws = await tempWorkspace();
+  await writeConversation(
+    ws.conversations,
+    String(FIRST_ID),
+    simpleTurns("a", 1),
+  );
+  return { ws, dir: await installLaunchers(ws) };
+}
+
 function run(
   dir: string,
   name: string,
@@ -266,13 +279,8 @@ Deno.test("shutdown in the middle of a backfill: exit 130 within jp's grace, not
 });
 
 Deno.test("log messages follow jp's log_level; failures end with a code and a reason", async () => {
-  await using ws = await tempWorkspace();
-  await writeConversation(
-    ws.conversations,
-    String(FIRST_ID),
-    simpleTurns("a", 1),
-  );
-  const dir = await installLaunchers(ws);
+  const { ws, dir } = await oneConversationWithLaunchers();
+  await using _ = ws;
   const quiet = await run(dir, "turns", ws, { args: [], logLevel: 0 }).result();
   assert.equal(quiet.code, 0, quiet.reason);
   assert.deepEqual(quiet.logs, []);
@@ -291,13 +299,8 @@ Deno.test("log messages follow jp's log_level; failures end with a code and a re
 });
 
 Deno.test("malformed host messages end the run with a reason, never a hang", async () => {
-  await using ws = await tempWorkspace();
-  await writeConversation(
-    ws.conversations,
-    String(FIRST_ID),
-    simpleTurns("a", 1),
-  );
-  const dir = await installLaunchers(ws);
+  const { ws, dir } = await oneConversationWithLaunchers();
+  await using _ = ws;
   const cases: Array<[string, RegExp]> = [
     ["this is not json", /cannot read: not JSON/],
     ['{"type":"teleport"}', /unknown message type "teleport"/],
@@ -487,13 +490,8 @@ Deno.test("plugin install never writes through a link: refused without --force, 
 });
 
 Deno.test("shutdown ends a run whatever jp has not answered: exit 130 within jp's grace, never killed", async () => {
-  await using ws = await tempWorkspace();
-  await writeConversation(
-    ws.conversations,
-    String(FIRST_ID),
-    simpleTurns("a", 1),
-  );
-  const dir = await installLaunchers(ws);
+  const { ws, dir } = await oneConversationWithLaunchers();
+  await using _ = ws;
   const plugin = run(dir, "summarize", ws, { args: ["--all"], silent: true });
   await eventually(
     "the request jp will never answer",

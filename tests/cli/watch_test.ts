@@ -11,7 +11,7 @@ import { ConversationStream } from "../../src/conversation/stream.ts";
 import { runJpt, spawnJpt } from "../support/cli.ts";
 import {
   FakeLlm,
-  type RecordedRequest,
+  isSummaryRequest,
   requestedTurnIds,
   summaryResponder,
 } from "../support/fake_llm.ts";
@@ -20,8 +20,6 @@ import { REPO_ROOT } from "../support/paths.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 
 const EMULATOR = join(REPO_ROOT, "tests", "support", "jp_emulator.ts");
-const isSummary = (request: RecordedRequest) =>
-  requestedTurnIds(request).length > 0;
 
 function twoTurns(): Uint8Array {
   const entries = [0, 1].flatMap((i) => [
@@ -70,7 +68,7 @@ Deno.test("jpt watch labels turns, leaves a held lock alone, restores what jp's 
     (await stream()).turns().every((turn) => turn.summary !== undefined);
   await eventually("existing turns summarized", labelled);
   const oldLabels = (await stream()).turns().map((turn) => turn.summary);
-  const requestsBefore = server.chatRequests.filter(isSummary).length;
+  const requestsBefore = server.chatRequests.filter(isSummaryRequest).length;
 
   // jp chats: holds the lock 3 s; the watcher must not write meanwhile.
   const emulator = new Deno.Command(Deno.execPath(), {
@@ -86,7 +84,9 @@ Deno.test("jpt watch labels turns, leaves a held lock alone, restores what jp's 
   );
   const turns = (await stream()).turns();
   assert.deepEqual(turns.slice(0, 2).map((turn) => turn.summary), oldLabels);
-  const sent = server.chatRequests.filter(isSummary).slice(requestsBefore)
+  const sent = server.chatRequests.filter(isSummaryRequest).slice(
+    requestsBefore,
+  )
     .flatMap(requestedTurnIds);
   assert.equal(sent.length, 1, "only the new turn was asked for");
 

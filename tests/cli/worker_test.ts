@@ -15,6 +15,7 @@ import { canRun } from "../support/can_run.ts";
 import {
   chatCompletion,
   FakeLlm,
+  isSummaryRequest,
   type RecordedRequest,
   requestedTurnIds,
   summaryResponder,
@@ -24,14 +25,12 @@ import { tempWorkspace } from "../support/workspace.ts";
 
 const LINUX = Deno.build.os === "linux";
 const HAS_FLOCK = canRun("flock", ["--version"]);
-const isSummary = (request: RecordedRequest) =>
-  requestedTurnIds(request).length > 0;
 
 /** A server: quick chat replies, summaries after `summaryDelayMs`. */
 function server(summaryDelayMs: number): FakeLlm {
   return FakeLlm.start(async (request) => {
     if (request.body?.stream) return { stream: { pieces: ["Reply."] } };
-    if (!isSummary(request)) return { json: chatCompletion("{}") };
+    if (!isSummaryRequest(request)) return { json: chatCompletion("{}") };
     await new Promise((resolve) => setTimeout(resolve, summaryDelayMs));
     return summaryResponder()(request);
   });
@@ -83,7 +82,9 @@ Deno.test("with the summary slower than the turn, the pipes close right after th
   assert.equal(second.stdout, "Reply.\n");
   // The query did not wait for the summary (its worker asks for it).
   assert.ok(
-    llm.chatRequests.filter(isSummary).every((r) => r.answeredAt === undefined),
+    llm.chatRequests.filter(isSummaryRequest).every((r) =>
+      r.answeredAt === undefined
+    ),
   );
   await eventually(
     "the summary landed",
@@ -133,7 +134,7 @@ Deno.test("Ctrl-C mid-reply: the partial reply is stored, exit 130 at once, the 
     .data().message as string;
   assert.ok(reply.startsWith("partial") && !reply.includes("ends"), reply);
   assert.equal(
-    llm.chatRequests.filter(isSummary)[0]?.answeredAt,
+    llm.chatRequests.filter(isSummaryRequest)[0]?.answeredAt,
     undefined,
     "the query did not wait for the summary",
   );
@@ -199,7 +200,7 @@ Deno.test({
     let holder: Deno.ChildProcess | undefined;
     await using llm = FakeLlm.start(async (request) => {
       if (request.body?.stream) return { stream: { pieces: ["Reply."] } };
-      if (!isSummary(request)) return { json: chatCompletion("{}") };
+      if (!isSummaryRequest(request)) return { json: chatCompletion("{}") };
       if (holder === undefined && lockPath !== "") {
         // jp takes the lock while the worker's request is out.
         holder = new Deno.Command("flock", {
@@ -231,7 +232,7 @@ Deno.test({
     );
     await holder?.status;
     assert.equal(await summaryOfTurn1(), undefined, "nothing written");
-    const asked = llm.chatRequests.filter(isSummary).length;
+    const asked = llm.chatRequests.filter(isSummaryRequest).length;
     const third = await runJpt(["query", "third question"], {
       cwd: ws.root,
       env: { ...env, JPT_DRAIN_BUDGET_MS: "0" },
@@ -251,7 +252,7 @@ Deno.test({
       `Summarize turn ${turn1.id}`,
       "restored from the store with the query's request save",
     );
-    const sentAfter = llm.chatRequests.filter(isSummary).slice(asked)
+    const sentAfter = llm.chatRequests.filter(isSummaryRequest).slice(asked)
       .flatMap(requestedTurnIds);
     assert.ok(!sentAfter.includes(turn1.id!), `not asked again: ${sentAfter}`);
   },
@@ -266,7 +267,7 @@ Deno.test({
     await using llm = FakeLlm.start((request) =>
       request.body?.stream
         ? { stream: { pieces: ["Reply."] } }
-        : isSummary(request)
+        : isSummaryRequest(request)
         ? { hang: true }
         : { json: chatCompletion("{}") }
     );
@@ -276,7 +277,8 @@ Deno.test({
     const pid = await workerPid(log);
     await eventually(
       "the worker asked the model",
-      () => Promise.resolve(llm.chatRequests.filter(isSummary).length >= 1),
+      () =>
+        Promise.resolve(llm.chatRequests.filter(isSummaryRequest).length >= 1),
     );
     Deno.kill(pid, "SIGKILL");
     const check = await runJpt(["check"], { cwd: ws.root, env: ws.env });
@@ -321,7 +323,7 @@ Deno.test({
     let seen: { pid: number; cmdline: string; environ: string } | undefined;
     await using llm = FakeLlm.start(async (request) => {
       if (request.body?.stream) return { stream: { pieces: ["Reply."] } };
-      if (!isSummary(request)) return { json: chatCompletion("{}") };
+      if (!isSummaryRequest(request)) return { json: chatCompletion("{}") };
       const text = await Deno.readTextFile(logPath).catch(() => "");
       const pid = Number(/\[(\d+)\] started/.exec(text)?.[1] ?? 0);
       if (pid > 0 && seen === undefined) {

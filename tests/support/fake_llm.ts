@@ -286,6 +286,16 @@ export function requestedTurnIds(request: RecordedRequest): string[] {
 }
 
 /**
+ * Whether a request asks for turn summaries (it names turns).
+ *
+ * @param request The request.
+ * @returns `true` for a summary request.
+ */
+export function isSummaryRequest(request: RecordedRequest): boolean {
+  return requestedTurnIds(request).length > 0;
+}
+
+/**
  * A responder that answers summary requests deterministically: each turn id
  * gets `label(id)`, in the `{"summaries": {...}}` shape.
  *
