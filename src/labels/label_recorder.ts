@@ -3,7 +3,8 @@
  * the user wrote through `jpt edit`) goes into the conversation's record in
  * the label store, with where it came from, its turn's content key,
  * position and `event_id`. An answer jp's lock kept out of the file is
- * recorded as not written yet; the next catch-up puts it in.
+ * recorded as not written yet (never over what a person wrote for the same
+ * turn meanwhile); the next catch-up puts it in.
  *
  * @module
  */
@@ -11,6 +12,7 @@
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import type {
   ConversationIdentity,
+  LabelRecord,
   LabelSource,
   LabelStore,
 } from "./label_store.ts";
@@ -101,6 +103,7 @@ export async function recordLabels(
   const time = new Date().toISOString();
   await recorder.store.update(await identityOf(recorder, ref), (record) => {
     for (const label of labels) {
+      if (keepsUsersWord(record, label)) continue;
       record.upsert({
         key: label.contentKey,
         index: label.index,
@@ -113,4 +116,21 @@ export async function recordLabels(
       });
     }
   });
+}
+
+/**
+ * Whether a model's answer kept while the lock was held (never in the file)
+ * must leave alone the entry a person wrote for the same turn and content:
+ * the user labelled the turn while the answer was on its way, and a later
+ * restore must bring back their word, not the model's.
+ */
+function keepsUsersWord(record: LabelRecord, label: LabelToRecord): boolean {
+  if (label.source !== "model" || label.written) return false;
+  const byContent = record.forContent(label.contentKey, label.index, new Set());
+  const existing = record.same({
+    event_id: label.eventId ?? null,
+    key: label.contentKey,
+    index: label.index,
+  }) ?? (byContent?.index === label.index ? byContent : undefined);
+  return existing !== undefined && existing.source !== "model";
 }

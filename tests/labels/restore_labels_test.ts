@@ -297,3 +297,37 @@ Deno.test("a restore that records the file's labels while a reply is appended to
   const report = await restoring;
   assert.equal(report.recorded, 200);
 });
+
+Deno.test("an answer kept while the lock was held never replaces the summary the user wrote for the turn meanwhile, with or without its id", async () => {
+  const { ws, dir, ref, labels } = await setUp(2);
+  await using _ = ws;
+  const conversation = await loadConversation(ref);
+  const turn = conversation.stream.turns()[1]!;
+  const contentKey = await turnContentKey(turn);
+  // The user labels the turn while the model's answer is on its way.
+  await recordLabels(labels, ref, [{
+    contentKey,
+    index: 1,
+    summary: "The user's words",
+    source: "user",
+    eventId: turn.id,
+    written: true,
+  }]);
+  // jp held the lock when the answer came: it is kept, not written.
+  for (const eventId of [turn.id, undefined]) {
+    await recordLabels(labels, ref, [{
+      contentKey,
+      index: 1,
+      summary: "The model's words",
+      source: "model",
+      eventId,
+      written: false,
+    }]);
+  }
+  // A jp save drops ids and summaries; the restore brings the user's back.
+  await saveAsReleasedJp(dir);
+  const { result, asked } = await catchUp(ref, labels);
+  assert.equal(asked, 1, "only turn 1 is asked for");
+  assert.equal((await turnsOf(dir))[1]!.summary, "The user's words");
+  assert.ok(result.restored.some((r) => r.summary === "The user's words"));
+});
