@@ -8,7 +8,7 @@
  * @module
  */
 
-import { join, resolve } from "../platform/path.ts";
+import { join, resolve, sep } from "../platform/path.ts";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { readEvent } from "../conversation/events.ts";
 import type { EnvReader, Workspace } from "../workspace/workspace.ts";
@@ -306,6 +306,7 @@ export async function loadConfig(
           userDirs: [globalConfigDir(options.env), jptConfigDir(options.env)]
             .filter((dir) => dir !== undefined),
           trustsWorkspace,
+          workspaceRoot: workspace?.root,
         })
         : { path: resolve(options.cwd, operation.path), trust: true };
       await mergeFiles(found.path, "--cfg", found.trust);
@@ -409,7 +410,8 @@ function apply(tree: ConfigTree, operation: CfgOperation, label: string): void {
  * `config_load_paths`, then `NAME` in the working directory; jpt also looks
  * in the user's config directories. The file is trusted only when the place
  * it was found in is the user's: a load path their own layers set, or their
- * config directories. A load path a repository's config set, or the working
+ * config directories, unless it leads into the workspace. A load path a
+ * repository's config set, one of the user's into the workspace, or the working
  * directory (inside a repository), still finds the file, but as an
  * untrusted layer: it may choose models, never where a key is sent.
  */
@@ -422,6 +424,7 @@ function findNamedConfig(
     cwd: string;
     userDirs: string[];
     trustsWorkspace: boolean;
+    workspaceRoot: string | undefined;
   },
 ): { path: string; trust: boolean } {
   const loadPaths = (values: ConfigTable) => {
@@ -431,8 +434,15 @@ function findNamedConfig(
       : [];
   };
   const ownPaths = loadPaths(where.trusted);
+  // A load path of the user's own that leads into the workspace finds the
+  // repository's files: they are the repository's config, trusted as it is.
+  const ownTrust = (dir: string) =>
+    where.trustsWorkspace || !isInside(dir, where.workspaceRoot);
   const candidates: Array<{ dir: string; trust: boolean }> = [
-    ...ownPaths.map((dir) => ({ dir: resolve(where.base, dir), trust: true })),
+    ...ownPaths.map((path) => {
+      const dir = resolve(where.base, path);
+      return { dir, trust: ownTrust(dir) };
+    }),
     ...where.userDirs.map((dir) => ({ dir, trust: true })),
     ...loadPaths(where.all).filter((dir) => !ownPaths.includes(dir)).map((
       dir,
@@ -450,6 +460,26 @@ function findNamedConfig(
       ? "no such file, and config_load_paths is empty"
       : `no such file, nor a config named "${name}" in ${dirs.join(", ")}`,
   );
+}
+
+/**
+ * Whether a directory is the workspace root or below it, by its path as
+ * written and, when it exists, by the path its links lead to.
+ */
+function isInside(dir: string, root: string | undefined): boolean {
+  if (root === undefined) return false;
+  const roots = [resolve(root), realPathOr(root)];
+  return [dir, realPathOr(dir)].some((path) =>
+    roots.some((top) => path === top || path.startsWith(top + sep))
+  );
+}
+
+function realPathOr(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }
 
 function unsetPath(values: ConfigTable, path: string[]): void {
