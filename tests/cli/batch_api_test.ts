@@ -10,6 +10,8 @@ import { ConversationStream } from "../../src/conversation/stream.ts";
 import { runJpt, spawnJpt } from "../support/cli.ts";
 import { eventually } from "../support/eventually.ts";
 import { FakeBatchApi } from "../support/fake_batch_api.ts";
+import { holdSummaryLease } from "../support/lease.ts";
+import { testSession } from "../support/session.ts";
 import {
   simpleTurns,
   tempWorkspace,
@@ -218,6 +220,48 @@ Deno.test("while a batch is pending nothing it covers is bought directly, and it
     "My own label",
     "Summarize turn c0t2",
   ]);
+});
+
+Deno.test("a batch's answers are applied under the summary lease: a conversation another summarizer holds is written after it lets go", async () => {
+  await using api = new FakeBatchApi();
+  const { ws, dirs, env } = await setUp(2, api);
+  await using _ = ws;
+  const submitted = await runJpt(
+    ["summarize", "--all", "--batch-api", "--no-wait"],
+    { cwd: ws.root, env },
+  );
+  assert.equal(submitted.code, 0, submitted.stderr);
+  const lease = await holdSummaryLease(
+    testSession(ws),
+    ws.root,
+    String(FIRST_ID),
+    dirs[0]!,
+  );
+  const held = join(dirs[0]!, "events.json");
+  const before = await Deno.readFile(held);
+  const child = spawnJpt(["summarize", "--batch-api", "--resume", "--json"], {
+    cwd: ws.root,
+    env,
+  });
+  try {
+    await eventually(
+      "the free conversation is written",
+      async () => (await summaries(dirs[1]!)).every((s) => s !== undefined),
+    );
+    assert.deepEqual(await Deno.readFile(held), before, "held: not written");
+  } finally {
+    await lease.release();
+  }
+  const output = await child.output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  assert.equal(
+    JSON.parse(new TextDecoder().decode(output.stdout)).totals.summarized,
+    6,
+  );
+  assert.deepEqual(
+    await summaries(dirs[0]!),
+    [0, 1, 2].map((t) => `Summarize turn c0t${t}`),
+  );
 });
 
 Deno.test("two --batch-api submissions at once keep both batches; --resume applies both", async () => {

@@ -3,7 +3,9 @@
  * its output and error files are read, and every answer is written with the
  * same freshness check as a direct catch-up (`writeSummaries`: lock if free,
  * fingerprints compared, labels into the label store, kept there when the
- * lock is held). Requests the batch never answered are reported as failed.
+ * lock is held), under the conversation's summary lease like every other
+ * summarizer (`afterOtherSummarizers`).
+ * Requests the batch never answered are reported as failed.
  *
  * @module
  */
@@ -19,6 +21,7 @@ import {
 import type { SubmittedBatch } from "../../summary/batch_state.ts";
 import { writeOutcome } from "../../task/turn_summary_task.ts";
 import { writeSummaries } from "../../task/write_summaries.ts";
+import { afterOtherSummarizers } from "../summarize/leased_catch_up.ts";
 import { resolveConversation } from "../../workspace/conversation_ref.ts";
 import { mapBounded } from "../../platform/map_bounded.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
@@ -66,7 +69,12 @@ export async function waitAndApply(
     if (result.usage !== undefined) account(result.usage);
   }
   const collected = collectAnswers(batch, results, status);
-  await applyCollected(services, workspace, batch, collected, outcomes);
+  await applyCollected(
+    services,
+    workspace,
+    { batch, collected, signal: options.signal },
+    outcomes,
+  );
   return status.status;
 }
 
@@ -84,10 +92,10 @@ async function resultsOf(
 async function applyCollected(
   services: Services,
   workspace: Workspace,
-  batch: SubmittedBatch,
-  collected: Collected,
+  applied: { batch: SubmittedBatch; collected: Collected; signal: AbortSignal },
   outcomes: Map<string, BackfillOutcome>,
 ): Promise<void> {
+  const { batch, collected } = applied;
   const labels = services.labels(workspace);
   const conversations = new Set([
     ...collected.answers.keys(),
@@ -108,7 +116,11 @@ async function applyCollected(
         ?.detail;
       if (failure !== undefined) outcome.failure = failure;
       const answers = collected.answers.get(id) ?? [];
-      const write = await writeSummaries({ workspace, ref }, answers, labels);
+      const write = await afterOtherSummarizers(
+        services.session.env,
+        { labels, ref, signal: applied.signal },
+        () => writeSummaries({ workspace, ref }, answers, labels),
+      );
       const written = writeOutcome(write, answers);
       outcome.summarized.push(...written.summarized);
       outcome.skipped.push(...written.skipped);

@@ -11,6 +11,7 @@ import { identityOf } from "../../labels/label_recorder.ts";
 import type { LabelRecorder } from "../../labels/label_recorder.ts";
 import { underSummaryLease } from "../../labels/summary_lease.ts";
 import type { EnvReader } from "../../workspace/user_dirs.ts";
+import type { ConversationRef } from "../../workspace/conversation_ref.ts";
 import {
   catchUpConversation,
   type CatchUpOptions,
@@ -45,4 +46,31 @@ export async function leasedCatchUp(
     },
     () => catchUpConversation(options),
   );
+}
+
+/**
+ * Writes answers already paid for (a Batch-API apply) under the
+ * conversation's summary lease: another summarizer at work on it is waited
+ * for as a catch-up waits, and when it still holds the lease the answers are
+ * written anyway (the write's own checks keep it right; dropping them would
+ * pay twice).
+ *
+ * @param env Environment access (where the lease lives).
+ * @param where The label recorder and conversation naming the lease, and
+ *   what stops the wait.
+ * @param write The write.
+ * @returns What the write returned.
+ */
+export async function afterOtherSummarizers<T>(
+  env: EnvReader,
+  where: { labels: LabelRecorder; ref: ConversationRef; signal: AbortSignal },
+  write: () => Promise<T>,
+): Promise<T> {
+  const leased = await underSummaryLease(
+    env,
+    await identityOf(where.labels, where.ref),
+    { waitMs: LEASED_CATCH_UP_WAIT_MS, signal: where.signal },
+    () => write().then((value) => ({ value })),
+  );
+  return leased === undefined ? await write() : leased.value;
 }
