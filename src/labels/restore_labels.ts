@@ -114,7 +114,9 @@ export async function restoreLabels(
       ? { hasher: await nodeCryptoPartsHasher() }
       : {}),
   });
-  const taken = new Set<LabelEntry>();
+  // An entry whose label stands in the file, on the turn of its id, is that
+  // turn's: no other turn of the same content gets it back (twins).
+  const taken = new Set<LabelEntry>(inTheFile(turns, record));
   // What changed, replayed on the record as it is when it is written: other
   // processes add entries meanwhile (answers kept while the lock was held),
   // and none of theirs may be lost.
@@ -124,7 +126,7 @@ export async function restoreLabels(
     if (!turn.isComplete()) continue;
     if (turn.summary !== undefined) {
       if (!options.recordFileLabels) continue;
-      const found = recordFound(turn, record, taken, time, keyOf);
+      const found = await recordFound(turn, record, taken, time, keyOf);
       if (found === "known") continue;
       if (found.recorded) report.recorded++;
       changes.push(found.apply);
@@ -246,6 +248,20 @@ function unknownLabel(turn: Turn, record: LabelRecord): boolean {
       record.byEventId(turn.id)?.summary !== turn.summary);
 }
 
+/** The entries whose label stands in the file on the turn their id names. */
+function inTheFile(
+  turns: readonly Turn[],
+  record: LabelRecord,
+): LabelEntry[] {
+  if (record.entries.length === 0) return [];
+  return turns.flatMap((turn) => {
+    const entry = turn.id === undefined || turn.summary === undefined
+      ? undefined
+      : record.byEventId(turn.id);
+    return entry !== undefined && entry.summary === turn.summary ? [entry] : [];
+  });
+}
+
 /** The content keys of turns, hashed together, as a lookup. */
 async function contentKeysOf(
   turns: readonly Turn[],
@@ -260,19 +276,33 @@ async function contentKeysOf(
   };
 }
 
+/** A turn's content key from the lookup, hashed now if it was not hashed. */
+async function keyFor(
+  turn: Turn,
+  keyOf: (turn: Turn) => string,
+): Promise<string> {
+  try {
+    return keyOf(turn);
+  } catch {
+    return (await turnContentKeys([turn]))[0]!;
+  }
+}
+
 /**
  * Records a label found in the file when the record does not hold it:
  * `known` (nothing to do), or the change to make (it is now known to be in
  * the file, or it is recorded), applied here and replayed on the stored
  * record.
  */
-function recordFound(
+async function recordFound(
   turn: Turn,
   record: LabelRecord,
   taken: Set<LabelEntry>,
   time: string,
   keyOf: (turn: Turn) => string,
-): "known" | { recorded: boolean; apply: (stored: LabelRecord) => void } {
+): Promise<
+  "known" | { recorded: boolean; apply: (stored: LabelRecord) => void }
+> {
   const summary = turn.summary!;
   const known = turn.id === undefined ? undefined : record.byEventId(turn.id);
   if (known?.summary === summary) {
@@ -288,7 +318,9 @@ function recordFound(
       },
     };
   }
-  const key = keyOf(turn);
+  // The record changed since the turns were hashed (an entry restored to
+  // another turn took this id): hashed now.
+  const key = await keyFor(turn, keyOf);
   if (turn.id === undefined) {
     const same = record.forContent(key, turn.index, taken);
     if (same?.summary === summary) {

@@ -42,6 +42,7 @@ import { lockConversationWaiting } from "../../src/workspace/conversation_lock.t
 import { resolveConversation } from "../../src/workspace/conversation_ref.ts";
 import { withConversation } from "../../src/workspace/unit_of_work.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
+import { generator } from "../support/seeded.ts";
 import { testSession } from "../support/session.ts";
 import {
   releasedJpBytes,
@@ -54,23 +55,6 @@ const FIRST_SEED = Number(Deno.env.get("JPT_PROPERTY_SEED") ?? "126");
 const TIMESTAMP = "2026-01-01 00:00:00.0";
 /** A context window that every normal turn fits and an oversized one does not. */
 const CONTEXT_WINDOW = 6000;
-
-/** A small seeded generator (mulberry32). */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    chance: (p: number) => next() < p,
-    int: (min: number, max: number) =>
-      min + Math.floor(next() * (max - min + 1)),
-  };
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
