@@ -210,6 +210,49 @@ Deno.test("prune() walks the store only when its count passes the bound (80,000 
   }
 });
 
+Deno.test("prune() at the bound keeps nine tenths, so the next runs up to a tenth of the bound walk nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (let i = 0; i < 21; i++) {
+      Deno.writeTextFileSync(
+        join(dir, `${i.toString(16).padStart(64, "0")}.json`),
+        "{}",
+      );
+      const time = new Date(2000, 0, 1 + i);
+      Deno.utimeSync(
+        join(dir, `${i.toString(16).padStart(64, "0")}.json`),
+        time,
+        time,
+      );
+    }
+    Deno.writeTextFileSync(join(dir, ".count"), "20\n");
+    const create = async (i: number) => {
+      const store = LabelStore.at(dir);
+      await store.update(
+        { ...conversation, conversationId: String(i) },
+        (r) => r.upsert(entry(1, `L${i}`)),
+      );
+      return store.prune(20);
+    };
+    // 21 + 1 > 20: the walk keeps 18, the newest (the one just created too).
+    assert.equal(await create(100), 4);
+    const names = () =>
+      [...Deno.readDirSync(dir)].filter((e) =>
+        e.isFile && e.name.endsWith(".json")
+      ).map((e) => e.name);
+    assert.equal(names().length, 18);
+    assert.ok(!names().includes(`${"0".repeat(64)}.json`), "the oldest went");
+    assert.equal(Deno.readTextFileSync(join(dir, ".count")), "18\n");
+    // Two more runs each create a record: counted, not walked.
+    assert.equal(await create(101), 0);
+    assert.equal(await create(102), 0);
+    assert.equal(Deno.readTextFileSync(join(dir, ".count")), "20\n");
+    assert.equal(names().length, 20);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("records share at most 256 lock files, and one run's concurrent updates all land", async () => {
   const dir = await Deno.makeTempDir();
   try {
