@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { jptEnv, runJpt } from "../support/cli.ts";
+import { jptEnv, runJpt, spawnJpt } from "../support/cli.ts";
 import {
   FakeLlm,
   type RecordedRequest,
@@ -246,6 +246,59 @@ Deno.test("jp summarize --all labels every turn with init.config's assistant mod
   }
   // Progress and the report arrive as print lines (no terminal).
   assert.match(result.content, /summarized/);
+});
+
+Deno.test("two jp summarize runs, a jpt summarize and jpt watch on the same 120 turns share the summary lease: each turn is asked for once", async () => {
+  await using server = slowModel(40);
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/slow"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
+  );
+  for (let i = 0; i < 40; i++) {
+    await writeConversation(
+      ws.conversations,
+      String(FIRST_ID + i),
+      simpleTurns(`c${i}`, 3),
+    );
+  }
+  const launchers = await installLaunchers(ws);
+  const plugin = () =>
+    run(launchers, "summarize", ws, {
+      args: ["--all"],
+      config: {
+        assistant: { model: { id: "ollama/slow" } },
+        providers: { llm: { ollama: { base_url: server.url } } },
+      },
+    });
+  const first = plugin();
+  const second = plugin();
+  const cli = spawnJpt(["summarize", "--all"], { cwd: ws.root, env: ws.env });
+  const watch = spawnJpt(["watch", "--once"], { cwd: ws.root, env: ws.env });
+  const [a, b, c, w] = await Promise.all([
+    first.result(),
+    second.result(),
+    cli.output(),
+    watch.output(),
+  ]);
+  assert.equal(a.code, 0, a.reason);
+  assert.equal(b.code, 0, b.reason);
+  assert.equal(c.code, 0, new TextDecoder().decode(c.stderr));
+  assert.equal(w.code, 0, new TextDecoder().decode(w.stderr));
+  const asked = new Map<string, number>();
+  for (const request of server.chatRequests) {
+    for (const id of requestedTurnIds(request)) {
+      asked.set(id, (asked.get(id) ?? 0) + 1);
+    }
+  }
+  assert.equal(asked.size, 120, "every turn asked for");
+  assert.ok(server.chatRequests.length <= 40, `${server.chatRequests.length}`);
+  const twice = [...asked].filter(([, times]) => times > 1);
+  assert.deepEqual(twice, [], "no turn asked for twice");
+  for (let i = 0; i < 40; i++) {
+    const dir = join(ws.conversations, String(FIRST_ID + i));
+    assert.ok((await summariesOf(dir)).every((s) => s !== undefined), dir);
+  }
 });
 
 Deno.test("shutdown in the middle of a backfill: exit 130 within jp's grace, nothing killed, every file valid", async () => {
