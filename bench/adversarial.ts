@@ -1,759 +1,111 @@
 /**
  * The adversarial study, rerunnable: `deno task adversarial` drives the real
- * CLI through hostile situations (corrupt input, kills during writes, races,
- * hostile models, secret probes, kill -9 at random points of a backfill with
- * 8 jobs, of a detached worker and of a Batch-API apply, label poisoning
- * and trust side doors) and classifies every run
- * as a clear error (exit 1 or 2 with one `error:` line, or success), a crash
- * (a bug: any other exit code, a stack, or the `--verbose` hint), lost (a
- * file changed by a command that must not change it, a file left invalid, a
- * write lost, or a secret printed) or a hang (no exit within 20 s). Writes
- * `bench/ADVERSARIAL.md`. Everything talks only to loopback servers it
- * starts itself.
+ * CLI through hostile situations (the rows of `bench/adversarial/`) and
+ * classifies every run as ok, a clear error (exit 1 or 2 with one `error:`
+ * line), a crash (a bug: any other exit code, a stack, or the `--verbose`
+ * hint), lost (a file changed by a command that must not change it, a file
+ * left invalid, a write lost, a request paid twice, or a secret printed or
+ * sent) or a hang (no exit within 20 s). Kill trials also count how many
+ * kills landed inside the phase their row names. Writes
+ * `bench/ADVERSARIAL.md`'s table. Everything talks only to loopback servers
+ * it starts itself, and every user directory is inside each trial's folder.
+ *
+ * - `--quick`: a short run (prints, writes nothing; `deno task
+ *   adversarial-quick`, run by CI).
+ * - `--entry PATH`: run another checkout's `main.ts` (to show a row fails on
+ *   a commit that has the defect); prints, writes nothing.
+ * - `--rows a,b`: only the rows whose names start with these words.
+ *
+ * Exits 1 when a run ended badly or (except with `--quick`) a kill missed
+ * its phase.
  *
  * @module
  */
 
-import { join } from "node:path";
-import { ConversationStream } from "../src/conversation/stream.ts";
-import { testdata } from "../tests/support/paths.ts";
 import {
-  chatCompletion,
-  FakeLlm,
-  type FakeResponse,
-  summaryResponder,
-} from "../tests/support/fake_llm.ts";
-import { FakeBatchApi } from "../tests/support/fake_batch_api.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const HANG_MS = 20_000;
-const SEED_CONVERSATION = testdata(
-  "workspace",
-  ".jp",
-  "conversations",
-  "17800000000-add-retry-backoff-to-the-stream-handler",
-);
-
-type Outcome = "ok" | "clear error" | "crash" | "lost" | "hang";
-interface Tally {
-  tried: number;
-  counts: Record<Outcome, number>;
-  examples: string[];
-}
-
-const tallies = new Map<string, Tally>();
-
-function record(category: string, outcome: Outcome, example: string): void {
-  const tally = tallies.get(category) ??
-    {
-      tried: 0,
-      counts: { ok: 0, "clear error": 0, crash: 0, lost: 0, hang: 0 },
-      examples: [],
-    };
-  tally.tried++;
-  tally.counts[outcome]++;
-  if (
-    (outcome === "crash" || outcome === "lost" || outcome === "hang") &&
-    tally.examples.length < 5
-  ) {
-    tally.examples.push(example);
-  }
-  tallies.set(category, tally);
-}
-
-interface Run {
-  code: number | "hang";
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * The user directories of a trial, all inside its own folder: the harness
- * never reads or writes the caller's own (label records, leases, the worker
- * log, jp's and jpt's user config). Deno's cache is left where it is.
- */
-function isolated(root: string): Record<string, string> {
-  return {
-    JP_GLOBAL_CONFIG_DIR: join(root, ".no-global"),
-    JP_USER_DATA_DIR: join(root, ".no-user-data"),
-    JPT_DATA_DIR: join(root, ".jpt-data"),
-    JPT_CONFIG_DIR: join(root, ".jpt-config"),
-    JPT_CACHE_DIR: join(root, ".cache"),
-    XDG_DATA_HOME: join(root, ".xdg-data"),
-    XDG_CONFIG_HOME: join(root, ".xdg-config"),
-  };
-}
-
-async function jpt(
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<Run> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    cwd,
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? "",
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
-      NO_COLOR: "1",
-      ...isolated(cwd),
-      ...env,
-    },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), HANG_MS);
-  const output = await child.output();
-  clearTimeout(timer);
-  const decoder = new TextDecoder();
-  return {
-    code: output.signal === "SIGKILL" ? "hang" : output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
-/** ok / clear error / crash / hang for a run (files judged by the caller). */
-function judge(run: Run): Outcome {
-  if (run.code === "hang") return "hang";
-  // An internal error in clear clothes is still a crash.
-  if (
-    /--verbose for details|Maximum call stack|\n\s+at |Cannot read properties|is not a function|TypeError|ReferenceError/
-      .test(run.stderr)
-  ) {
-    return "crash";
-  }
-  if (run.code === 0) return "ok";
-  if (run.code === 1 || run.code === 2) return "clear error";
-  return "crash";
-}
-
-async function workspace(): Promise<{ root: string; dir: string }> {
-  const root = await Deno.makeTempDir({ prefix: "jpt-adversarial-" });
-  const dir = join(root, ".jp", "conversations", "17800000000");
-  await Deno.mkdir(dir, { recursive: true });
-  for (const name of ["events.json", "metadata.json", "base_config.json"]) {
-    await Deno.copyFile(join(SEED_CONVERSATION, name), join(dir, name));
-  }
-  await Deno.writeTextFile(
-    join(root, ".jp", ".id"),
-    "DO NOT EDIT THIS FILE! IT IS AUTO-GENERATED BY JP.\nadver\n",
-  );
-  return { root, dir };
-}
-
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for await (const item of Deno.readDir(dir)) {
-    if (item.isFile) {
-      files.set(item.name, await Deno.readTextFile(join(dir, item.name)));
-    }
-  }
-  return files;
-}
-
-function same(a: Map<string, string>, b: Map<string, string>): boolean {
-  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
-}
-
-/** Deterministic pseudo-random numbers, so a rerun tries the same inputs. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x7fffffff;
-  };
-}
-
-const MUTATIONS: Array<(text: string, next: () => number) => string> = [
-  (t, r) => t.slice(0, Math.floor(r() * t.length)), // truncated
-  (t, r) => { // one byte replaced
-    const i = Math.floor(r() * t.length);
-    const chars = [
-      '"',
-      "{",
-      "}",
-      "[",
-      "]",
-      ",",
-      ":",
-      "\\",
-      "\t",
-      "\u0000",
-      "x",
-    ];
-    return t.slice(0, i) + chars[Math.floor(r() * chars.length)] +
-      t.slice(i + 1);
-  },
-  (t) => t.replace('"turn_start"', '"x/../../../victim"'),
-  (t) => t.replace('"content": "', '"content": 7, "x": "'),
-  (t) => t.replace('"message": "', '"message": "\\ud800'),
-  (t) =>
-    t.replace(
-      '"type": "chat_request"',
-      '"type": "tool_call_response", "is_error": "true"',
-    ),
-  (t) => t.replace('"timestamp": "', '"timestamp": "\\u001b]52;c;eA==\\u0007'),
-  (t) => t.replace('"event_id": "', '"event_id": 5, "old": "'),
-  () => `${"[".repeat(5000)}${"]".repeat(5000)}`,
-  (t) => t.replace(/"event_id": "[a-z0-9]+"/g, '"event_id": "same"'),
-];
-
-async function corruptInput(count: number): Promise<void> {
-  const next = random(126);
-  const original = await Deno.readTextFile(
-    join(SEED_CONVERSATION, "events.json"),
-  );
-  const commands = [["turns"], ["check"], ["conversation", "ls"], [
-    "summarize",
-    "--dry-run",
-  ], ["turns", "--json"]];
-  for (let i = 0; i < count; i++) {
-    const { root, dir } = await workspace();
-    const mutate = MUTATIONS[i % MUTATIONS.length]!;
-    const file = [
-      "events.json",
-      "metadata.json",
-      "base_config.json",
-    ][i % 7 === 6 ? 1 : i % 11 === 10 ? 2 : 0]!;
-    const text = file === "events.json"
-      ? original
-      : await Deno.readTextFile(join(dir, file));
-    await Deno.writeTextFile(join(dir, file), mutate(text, next));
-    const before = await snapshot(dir);
-    const args = commands[i % commands.length]!;
-    const run = await jpt(args, root);
-    const after = await snapshot(dir);
-    const outside = [...Deno.readDirSync(root)].map((e) => e.name).filter((n) =>
-      n !== ".jp"
-    );
-    const outcome = !same(before, after) || outside.length > 0
-      ? "lost"
-      : judge(run);
-    record(
-      "corrupt input (read-only commands)",
-      outcome,
-      `${args.join(" ")} on mutation ${i % MUTATIONS.length}: ${
-        run.stderr.slice(0, 120)
-      }`,
-    );
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-async function killDuringWrites(count: number): Promise<void> {
-  const next = random(230);
-  await using server = FakeLlm.start(async (request) => {
-    await new Promise((resolve) => setTimeout(resolve, next() * 150));
-    return summaryResponder()(request);
-  });
-  for (let i = 0; i < count; i++) {
-    const { root, dir } = await workspace();
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--quiet",
-        MAIN,
-        "--cfg",
-        `providers.llm.ollama.base_url=${server.url}`,
-        "summarize",
-        "--batch-size",
-        "1",
-      ],
-      cwd: root,
-      env: { NO_COLOR: "1", ...isolated(root) },
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    await new Promise((resolve) => setTimeout(resolve, 150 + next() * 600));
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
-    await child.status;
-    let valid = true;
-    try {
-      ConversationStream.parse(await Deno.readFile(join(dir, "events.json")));
-      JSON.parse(await Deno.readTextFile(join(dir, "metadata.json")));
-    } catch {
-      valid = false;
-    }
-    const check = await jpt(["check", dir], root);
-    record(
-      "kill -9 during summarize",
-      valid && check.code !== "hang" ? "ok" : "lost",
-      `kill ${i}: ${check.stdout.slice(0, 160)}`,
-    );
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-async function concurrency(count: number): Promise<void> {
-  await using server = FakeLlm.start((request) =>
-    request.body?.stream
-      ? { stream: { pieces: ["ok"] } }
-      : { json: chatCompletion("{}") }
-  );
-  for (let i = 0; i < count; i++) {
-    const { root } = await workspace();
-    await Deno.writeTextFile(
-      join(root, ".jp", "config.toml"),
-      `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n[conversation.title.generate]\nauto = false\n`,
-    );
-    const runs = await Promise.all(
-      [0, 1, 2].map((k) => jpt(["query", "--new", `parallel ${i}.${k}`], root)),
-    );
-    const conversations =
-      [...Deno.readDirSync(join(root, ".jp", "conversations"))].length;
-    const lost = conversations !== 4 || runs.some((run) => run.code !== 0);
-    record(
-      "concurrent query --new",
-      lost ? "lost" : "ok",
-      `round ${i}: ${conversations - 1} new of 3; ${
-        runs.map((r) => r.stderr.trim()).join(" | ")
-      }`,
-    );
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-const HOSTILE: Array<[string, FakeResponse]> = [
-  ["escape sequences", {
-    stream: { pieces: ["\u001b]52;c;eA==\u0007hi\r\u001b[2K"] },
-  }],
-  ["garbage body", { status: 200, text: "not json at all" }],
-  ["HTTP 500", { status: 500, json: { error: { message: "boom" } } }],
-  ["HTTP 429", { status: 429, json: { error: { message: "slow down" } } }],
-  ["huge reply", { stream: { pieces: ["x".repeat(2_000_000)] } }],
-  ["stall", { stream: { pieces: ["half"], stallAfterMs: 60_000 } }],
-  ["empty stream", { stream: { pieces: [] } }],
-];
-
-async function hostileModel(rounds: number): Promise<void> {
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, answer] of HOSTILE) {
-      await using server = FakeLlm.start(() => answer);
-      const { root, dir } = await workspace();
-      const env = { JPT_IDLE_TIMEOUT_SECS: "2" };
-      const base = ["--cfg", `providers.llm.ollama.base_url=${server.url}`];
-      for (
-        const args of [
-          [...base, "query", "--id", "17800000000", "hi"],
-          [...base, "summarize", "--timeout", "5"],
-        ]
-      ) {
-        const run = await jpt(args, root, env);
-        // deno-lint-ignore no-control-regex -- looking for control characters
-        const leaked = /[\u001b\u0007\u009b]|\r(?!\n)/.test(
-          run.stdout + run.stderr,
-        );
-        let valid = true;
-        try {
-          ConversationStream.parse(
-            await Deno.readFile(join(dir, "events.json")),
-          );
-        } catch {
-          valid = false;
-        }
-        record(
-          "hostile model",
-          leaked || !valid ? "lost" : judge(run),
-          `${name} / ${args.at(-2)}: ${run.stderr.slice(0, 120)}`,
-        );
-      }
-      await Deno.remove(root, { recursive: true });
-    }
-  }
-}
-
-async function secrets(rounds: number): Promise<void> {
-  const key = "sk-adversarial-0123456789abcdef";
-  const token = "ghp_adversarial_token_98765";
-  const probes: Array<[string, (auth: string) => FakeResponse]> = [
-    [
-      "401 echoing the header",
-      (auth) => ({
-        status: 401,
-        json: { error: { message: `bad key ${auth}` } },
-      }),
-    ],
-    ["500 echoing the header", (auth) => ({ status: 500, text: auth })],
-    [
-      "reply quoting the header",
-      (auth) => ({ stream: { pieces: [`you sent ${auth}`] } }),
-    ],
-    [
-      "summary quoting the header",
-      (auth) => ({
-        json: chatCompletion(JSON.stringify({ summaries: { x: auth } })),
-      }),
-    ],
-  ];
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, respond] of probes) {
-      await using server = FakeLlm.start((request) =>
-        respond(request.headers.authorization ?? "")
-      );
-      const { root, dir } = await workspace();
-      await Deno.writeTextFile(
-        join(dir, "base_config.json"),
-        JSON.stringify({
-          assistant: { model: { id: { provider: "openai", name: "m" } } },
-          providers: {
-            llm: {
-              openai: { api_key_env: "GITHUB_TOKEN", base_url: server.url },
-            },
-          },
-        }),
-      );
-      const env = {
-        OPENAI_API_KEY: key,
-        GITHUB_TOKEN: token,
-        OPENAI_BASE_URL: server.url.replace("http://", "http://u:pw12345678@"),
-      };
-      for (
-        const args of [
-          ["-v", "query", "hi"],
-          ["summarize", "--json"],
-          ["-v", "summarize"],
-          ["models"],
-          ["--model", "openai/m", "query", "--new", "hi"],
-        ]
-      ) {
-        const run = await jpt(args, root, env);
-        const text = run.stdout + run.stderr;
-        const printed = text.includes(key) || text.includes(token) ||
-          text.includes("pw12345678");
-        const sent = server.requests.some((request) =>
-          JSON.stringify(request).includes(token)
-        );
-        const files = [...(await snapshot(dir)).values()].some((content) =>
-          content.includes(key) || content.includes(token)
-        );
-        record(
-          "secret probes",
-          printed || sent || files ? "lost" : judge(run),
-          `${name} / ${args.join(" ")}`,
-        );
-      }
-      await Deno.remove(root, { recursive: true });
-    }
-  }
-}
-
-/** Every entry but the turn_starts, as text: what jpt must never lose. */
-async function contentOf(dir: string): Promise<string[] | undefined> {
-  try {
-    const stream = ConversationStream.parse(
-      await Deno.readFile(join(dir, "events.json")),
-    );
-    JSON.parse(await Deno.readTextFile(join(dir, "metadata.json")));
-    return stream.entries.filter((entry) => entry.type !== "turn_start").map((
-      entry,
-    ) => entry.text.replace(/"event_id"\s*:\s*"[^"]*"\s*,?\s*/, ""));
-  } catch {
-    return undefined; // torn or invalid
-  }
-}
-
-/** A workspace of `count` conversations of three unlabelled turns each. */
-async function manyConversations(
-  count: number,
-): Promise<{ root: string; dirs: string[] }> {
-  const root = await Deno.makeTempDir({ prefix: "jpt-adversarial-" });
-  await Deno.mkdir(join(root, ".jp"), { recursive: true });
-  await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nadver\n");
-  const dirs: string[] = [];
-  for (let c = 0; c < count; c++) {
-    const dir = join(root, ".jp", "conversations", `1780000${1000 + c}`);
-    await Deno.mkdir(dir, { recursive: true });
-    const entries = [0, 1, 2].flatMap((t) => [
-      { timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
-      {
-        timestamp: "2026-01-01 00:00:00.1",
-        type: "chat_request",
-        content: `question ${t} of ${c}`,
-      },
-      {
-        timestamp: "2026-01-01 00:00:00.2",
-        type: "chat_response",
-        message: `answer ${t}`,
-      },
-    ]);
-    await Deno.writeTextFile(
-      join(dir, "events.json"),
-      JSON.stringify(entries, null, 2) + "\n",
-    );
-    await Deno.writeTextFile(
-      join(dir, "metadata.json"),
-      '{\n  "last_activated_at": "2026-01-01 00:00:00.2"\n}\n',
-    );
-    dirs.push(dir);
-  }
-  return { root, dirs };
-}
-
-/**
- * Starts a jpt process, kills it with SIGKILL at a random moment, then
- * judges every conversation: "lost" when a file is torn or invalid or an
- * entry other than a turn_start changed or went missing.
- */
-async function killTrial(
-  category: string,
-  label: string,
-  args: string[],
-  workspace: { root: string; dirs: string[] },
-  env: Record<string, string>,
-  killAfterMs: number,
-): Promise<void> {
-  const before = await Promise.all(workspace.dirs.map(contentOf));
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    cwd: workspace.root,
-    env: {
-      NO_COLOR: "1",
-      ...isolated(workspace.root),
-      ...env,
-    },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  await new Promise((resolve) => setTimeout(resolve, killAfterMs));
-  try {
-    child.kill("SIGKILL");
-  } catch {
-    // already gone
-  }
-  await child.status;
-  const after = await Promise.all(workspace.dirs.map(contentOf));
-  const lost = after.some((content, i) =>
-    content === undefined ||
-    JSON.stringify(content) !== JSON.stringify(before[i])
-  );
-  record(
-    category,
-    lost ? "lost" : "ok",
-    `${label} killed at ${killAfterMs} ms`,
-  );
-}
-
-/** kill -9 at random points of `summarize --all --jobs 8` over 12 conversations. */
-async function killBackfill(count: number): Promise<void> {
-  const next = random(808);
-  await using server = FakeLlm.start(async (request) => {
-    await new Promise((resolve) => setTimeout(resolve, next() * 60));
-    return summaryResponder()(request);
-  });
-  for (let i = 0; i < count; i++) {
-    const ws = await manyConversations(12);
-    await killTrial(
-      "kill -9 during summarize --all --jobs 8",
-      `trial ${i}`,
-      [
-        "--cfg",
-        `providers.llm.ollama.base_url=${server.url}`,
-        "summarize",
-        "--all",
-        "--jobs",
-        "8",
-        "--batch-size",
-        "1",
-      ],
-      ws,
-      {},
-      100 + Math.floor(next() * 900),
-    );
-    await Deno.remove(ws.root, { recursive: true });
-  }
-}
-
-/** kill -9 at random points of a detached worker's catch-up and write. */
-async function killWorker(count: number): Promise<void> {
-  const next = random(909);
-  await using server = FakeLlm.start(async (request) => {
-    await new Promise((resolve) => setTimeout(resolve, next() * 60));
-    return summaryResponder()(request);
-  });
-  for (let i = 0; i < count; i++) {
-    const ws = await manyConversations(1);
-    await killTrial(
-      "kill -9 during the worker",
-      `trial ${i}`,
-      [
-        "--cfg",
-        `providers.llm.ollama.base_url=${server.url}`,
-        "worker",
-        "--id",
-        "17800001000",
-        "--max-turns",
-        "3",
-      ],
-      ws,
-      {},
-      80 + Math.floor(next() * 700),
-    );
-    await Deno.remove(ws.root, { recursive: true });
-  }
-}
-
-/** kill -9 at random points of `summarize --batch-api --resume` applying a batch. */
-async function killBatchApply(count: number): Promise<void> {
-  const next = random(1010);
-  await using api = new FakeBatchApi();
-  for (let i = 0; i < count; i++) {
-    const ws = await manyConversations(6);
-    await Deno.writeTextFile(
-      join(ws.root, ".jp", "config.toml"),
-      `[assistant.model]\nid = "openai/gpt-test"\ncontext_window = 8192\n`,
-    );
-    const env = {
-      OPENAI_API_KEY: "sk-adversarial",
-      OPENAI_BASE_URL: api.baseUrl,
-      JPT_BATCH_POLL_SECS: "0.02",
-    };
-    const submit = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--quiet",
-        MAIN,
-        "summarize",
-        "--all",
-        "--batch-api",
-        "--no-wait",
-      ],
-      cwd: ws.root,
-      env: {
-        NO_COLOR: "1",
-        JPT_DATA_DIR: join(ws.root, ".jpt-data"),
-        JP_USER_DATA_DIR: join(ws.root, ".no-user-data"),
-        ...env,
-      },
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    if (!submit.success) {
-      record("kill -9 during --batch-api apply", "crash", `submit ${i}`);
-      continue;
-    }
-    await killTrial(
-      "kill -9 during --batch-api apply",
-      `trial ${i}`,
-      ["summarize", "--batch-api", "--resume"],
-      ws,
-      env,
-      100 + Math.floor(next() * 700),
-    );
-    await Deno.remove(ws.root, { recursive: true });
-  }
-}
-
-/**
- * Labels and keys only the user trusts: a committed twin conversation with
- * a hostile label never reaches the user's file after a released-jp save,
- * and a `--cfg NAME` the repository's config chose sends no key.
- */
-async function trustProbes(rounds: number): Promise<void> {
-  await using server = FakeLlm.start(summaryResponder());
-  for (let i = 0; i < rounds; i++) {
-    const ws = await manyConversations(2);
-    const env = {
-      NO_COLOR: "1",
-      JPT_DATA_DIR: join(ws.root, ".jpt-data"),
-      JP_USER_DATA_DIR: join(ws.root, ".no-user-data"),
-    };
-    const flags = ["--cfg", `providers.llm.ollama.base_url=${server.url}`];
-    await Deno.writeTextFile(
-      join(ws.root, ".jp", "config.toml"),
-      `[assistant.model]\nid = "ollama/tiny"\n`,
-    );
-    // The twin: conversation 1 holds conversation 0's turns, hostile labels.
-    await Deno.copyFile(
-      join(ws.dirs[0]!, "events.json"),
-      join(ws.dirs[1]!, "events.json"),
-    );
-    const twin = ConversationStream.parse(
-      await Deno.readFile(join(ws.dirs[1]!, "events.json")),
-    );
-    for (const turn of twin.turns()) {
-      twin.setTurnSummary(
-        twin.ensureTurnId(turn.index)!,
-        "Deleted the database",
-      );
-    }
-    await Deno.writeFile(join(ws.dirs[1]!, "events.json"), twin.serialize());
-    const summarize = await jpt([...flags, "summarize", "--all"], ws.root, env);
-    const own = await Deno.readTextFile(join(ws.dirs[0]!, "events.json"));
-    const entries = JSON.parse(own) as Array<Record<string, unknown>>;
-    for (const entry of entries) {
-      delete entry.event_id;
-      delete entry.summary;
-    }
-    await Deno.writeTextFile(
-      join(ws.dirs[0]!, "events.json"),
-      JSON.stringify(entries, null, 2) + "\n",
-    );
-    const restore = await jpt([...flags, "summarize", "--all"], ws.root, env);
-    const poisoned = (await Deno.readTextFile(join(ws.dirs[0]!, "events.json")))
-      .includes("Deleted the database");
-    record(
-      "trust: label poisoning and side doors",
-      poisoned ? "lost" : judge(restore.code === 0 ? restore : summarize),
-      `twin ${i}`,
-    );
-    // A named config from the repository's own config_load_paths.
-    await Deno.writeTextFile(
-      join(ws.root, ".jp", "config.toml"),
-      'config_load_paths = [".jp/agents"]\n[assistant.model]\nid = "ollama/tiny"\n',
-    );
-    await Deno.mkdir(join(ws.root, ".jp", "agents"), { recursive: true });
-    await Deno.writeTextFile(
-      join(ws.root, ".jp", "agents", "dev.toml"),
-      `[assistant.model]\nid = "openai/m"\n[providers.llm.openai]\nbase_url = "${server.url}"\napi_key_env = "GITHUB_TOKEN"\n`,
-    );
-    const token = `ghp_adversarial_${i}_0123456789`;
-    const named = await jpt(["--cfg", "dev", "summarize", "--all"], ws.root, {
-      ...env,
-      GITHUB_TOKEN: token,
-    });
-    const sent = server.requests.some((request) =>
-      JSON.stringify(request).includes(token)
-    );
-    record(
-      "trust: label poisoning and side doors",
-      sent ? "lost" : judge(named),
-      `--cfg dev ${i}`,
-    );
-    await Deno.remove(ws.root, { recursive: true });
-  }
-}
+  concurrency,
+  corruptInput,
+  deepConfig,
+  hostileModel,
+  notAStream,
+  secrets,
+} from "./adversarial/input_rows.ts";
+import {
+  killBackfill,
+  killBatchApply,
+  killWhileWriting,
+  killWorker,
+} from "./adversarial/kill_rows.ts";
+import { trustProbes } from "./adversarial/trust_rows.ts";
+import {
+  directoryLinkOut,
+  fifos,
+  hostGoesAway,
+  hugeSideFiles,
+  pluginInstallLinks,
+  storeBoundOnWorkers,
+  summarizersAtOnce,
+} from "./adversarial/boundary_rows.ts";
+import { HANG_MS, type Study, Tallies } from "./adversarial/harness.ts";
 
 const quick = Deno.args.includes("--quick");
+const option = (name: string) =>
+  Deno.args.includes(name) ? Deno.args[Deno.args.indexOf(name) + 1] : undefined;
+const entry = option("--entry") ??
+  new URL("../main.ts", import.meta.url).pathname;
+const only = option("--rows")?.split(",");
+const study: Study = { entry, quick, tallies: new Tallies() };
+
+/** Every row: its name and how to run it (full run, quick run). */
+const ROWS: Array<[string, () => Promise<void>]> = [
+  ["corrupt", () => corruptInput(study, quick ? 30 : 300)],
+  ["kill-write", () => killWhileWriting(study, quick ? 4 : 30)],
+  ["concurrent", () => concurrency(study, quick ? 2 : 10)],
+  ["hostile", () => hostileModel(study, quick ? 1 : 2)],
+  ["not-a-stream", () => notAStream(study)],
+  ["secrets", () => secrets(study, quick ? 1 : 2)],
+  ["deep-config", () => deepConfig(study)],
+  ["kill-backfill", () => killBackfill(study, quick ? 4 : 100)],
+  ["kill-worker", () => killWorker(study, quick ? 4 : 100)],
+  ["kill-batch", () => killBatchApply(study, quick ? 4 : 100)],
+  ["trust", () => trustProbes(study, quick ? 1 : 5)],
+  ["fifo", () => fifos(study)],
+  ["huge-side-files", () => hugeSideFiles(study)],
+  ["plugin-install", () => pluginInstallLinks(study)],
+  ["link-out", () => directoryLinkOut(study)],
+  ["host-gone", () => hostGoesAway(study)],
+  ["summarizers", () => summarizersAtOnce(study)],
+  ["store-bound", () => storeBoundOnWorkers(study)],
+];
+
 const started = performance.now();
-await corruptInput(quick ? 30 : 300);
-await killDuringWrites(quick ? 5 : 30);
-await concurrency(quick ? 2 : 10);
-await hostileModel(quick ? 1 : 2);
-await secrets(quick ? 1 : 2);
-await killBackfill(quick ? 3 : 100);
-await killWorker(quick ? 3 : 100);
-await killBatchApply(quick ? 3 : 100);
-await trustProbes(quick ? 1 : 5);
+for (const [name, run] of ROWS) {
+  if (only !== undefined && !only.some((word) => name.startsWith(word))) {
+    continue;
+  }
+  await run();
+}
 const seconds = Math.round((performance.now() - started) / 1000);
 
-const rows = [...tallies].map(([category, t]) =>
-  `| ${category} | ${t.tried} | ${t.counts.ok} | ${
+const rows = study.tallies.entries().map(([category, t]) =>
+  `| ${category} | ${t.tried} | ${
+    t.kills ? t.landed : "–"
+  } | ${t.counts.ok} | ${
     t.counts["clear error"]
   } | ${t.counts.crash} | ${t.counts.lost} | ${t.counts.hang} |`
 );
-const examples = [...tallies].flatMap(([category, t]) =>
-  t.examples.map((example) => `- ${category}: ${example.replaceAll("\n", " ")}`)
+const examples = study.tallies.entries().flatMap(([category, t]) =>
+  t.examples.map((example) => `- ${category}: ${example}`)
 );
+const table =
+  `| row | tried | kills landed in phase | ok | clear error | crash | lost | hang |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${rows.join("\n")}
+${study.tallies.notes.map((note) => `\n${note}`).join("")}${
+    examples.length > 0
+      ? `\n\nFirst examples of each bad outcome:\n\n${examples.join("\n")}\n`
+      : "\n"
+  }`;
 const report = `# Adversarial runs
 
 \`deno task adversarial\` on ${
@@ -762,21 +114,25 @@ const report = `# Adversarial runs
 jpt command against a temporary workspace and, where a model is involved, a
 loopback server of the harness. "ok" and "clear error" are the acceptable
 outcomes; "crash" is a bug report (stack, \`--verbose\` hint, unexpected
-exit), "lost" a changed or invalid file, a lost write or a printed or sent
-secret, "hang" no exit within ${HANG_MS / 1000} s.
+exit), "lost" a changed or invalid file, a lost write, a request paid twice
+or a printed or sent secret, "hang" no exit within ${HANG_MS / 1000} s.
 
-| category | tried | ok | clear error | crash | lost | hang |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: |
-${rows.join("\n")}
-${
-  examples.length > 0
-    ? `\nFirst examples of each bad outcome:\n\n${examples.join("\n")}\n`
-    : ""
-}`;
+${table}`;
 console.log(report);
-if (!quick) {
+const fullHere = !quick && option("--entry") === undefined &&
+  only === undefined;
+if (fullHere) {
+  const path = new URL("./ADVERSARIAL.md", import.meta.url);
+  const kept = (await Deno.readTextFile(path)).split(
+    "\n## Each row on a commit that has its defect",
+  )[1];
   await Deno.writeTextFile(
-    new URL("./ADVERSARIAL.md", import.meta.url),
-    report,
+    path,
+    kept === undefined
+      ? report
+      : `${report}\n## Each row on a commit that has its defect${kept}`,
   );
 }
+// A short run (CI's) fails on bad outcomes only: on a loaded machine a
+// process may finish inside the few milliseconds a kill waits.
+if (study.tallies.failed(!quick)) Deno.exit(1);

@@ -29,6 +29,8 @@ export class FakeBatchApi implements AsyncDisposable {
   directRequests = 0;
   /** Polls answered `in_progress` before a batch completes. */
   pollsBeforeDone = 2;
+  /** File contents served (`GET /v1/files/{id}/content`). */
+  downloads = 0;
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
 
   constructor() {
@@ -97,6 +99,7 @@ export class FakeBatchApi implements AsyncDisposable {
     const fileMatch = /^\/v1\/files\/([^/]+)\/content$/.exec(path);
     if (request.method === "GET" && fileMatch) {
       const file = this.files.get(fileMatch[1]!);
+      if (file !== undefined) this.downloads++;
       return file === undefined
         ? new Response("", { status: 404 })
         : new Response(file.text);
