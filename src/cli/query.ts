@@ -260,8 +260,12 @@ function turnSink(
       write: (text) => context.io.err(text),
       isTerminal: terminal && !context.verbose,
     },
-    continuing: ({ id, title, model }) => {
-      if (!terminal) return;
+    continuing: ({ id, title, model, named: chosen }) => {
+      if (!terminal) {
+        // A script that named no conversation learns which one it got.
+        if (!chosen) context.io.err(`continuing jp-c${id}\n`);
+        return;
+      }
       const named = title === undefined ? "" : ` "${sanitizeLine(title)}"`;
       context.io.err(
         style.dim(

@@ -18,13 +18,18 @@
  *   first entry that still exists, its previous one the second; an archived
  *   entry ends the walk (entries after it predate the archive).
  *
- * jpt only reads these files: jp writes them.
+ * jpt writes them only as jp does after a query (`record_session_activation`):
+ * the conversation moved to the front of the history with the time it was
+ * activated, to the file the history already lives in (else the storage
+ * key), pretty-printed with a final newline and replaced atomically; jpt
+ * keeps fields it does not know.
  *
  * @module
  */
 
 import { sha256Hex } from "../platform/sha256.ts";
 import { isDirectory } from "./fs_probe.ts";
+import { writeFileAtomic } from "./atomic_write.ts";
 import { join } from "../platform/path.ts";
 import type { EnvReader } from "./user_dirs.ts";
 
@@ -113,6 +118,78 @@ export async function sessionHistory(
   userDir: string,
   session: JpSession,
 ): Promise<string[]> {
+  const found = await findMapping(userDir, session);
+  return (found && historyIds(found.mapping)) ?? [];
+}
+
+/**
+ * Records that this session activated a conversation, as jp does after
+ * every query: the conversation first in the history (its older entry
+ * removed), activated `now`.
+ *
+ * @param userDir The workspace's user-local storage directory.
+ * @param session The session.
+ * @param conversationId The conversation's id (deciseconds, as text).
+ * @param now When it was activated.
+ * @returns The file written, or `undefined` when it already said so.
+ */
+export async function recordSessionActivation(
+  userDir: string,
+  session: JpSession,
+  conversationId: string,
+  now: Date,
+): Promise<string | undefined> {
+  const found = await findMapping(userDir, session);
+  const path = found?.path ??
+    join(userDir, "sessions", `${await sessionStorageKey(session)}.json`);
+  // A new mapping has jp's field order: history, id, source.
+  const mapping: Record<string, unknown> = found?.mapping ??
+    { history: [], id: session.id, source: storedSource(session.source) };
+  const id = Number(conversationId);
+  const history = Array.isArray(mapping.history) ? mapping.history : [];
+  // jp's fields in jp's order (a legacy file gains its id), then the rest.
+  const { history: _history, id: _id, source, ...rest } = mapping;
+  const written = {
+    history: [
+      { id, activated_at: chronoTime(now) },
+      ...history.filter((entry) =>
+        (entry as { id?: unknown } | null)?.id !== id
+      ),
+    ],
+    id: session.id,
+    source,
+    ...rest,
+  };
+  await Deno.mkdir(join(userDir, "sessions"), { recursive: true });
+  const bytes = new TextEncoder().encode(
+    JSON.stringify(written, null, 2) + "\n",
+  );
+  return await writeFileAtomic(path, bytes) ? path : undefined;
+}
+
+/** A session's source as jp stores it (`{"type": …}`, `key` for a variable). */
+function storedSource(source: JpSessionSource): Record<string, string> {
+  return source.type === "env"
+    ? { type: "env", key: source.key }
+    : { type: source.type };
+}
+
+/**
+ * A time as chrono writes a `DateTime<Utc>` (RFC 3339, `Z`, the fraction
+ * only when there is one: jpt's clock has milliseconds).
+ */
+function chronoTime(date: Date): string {
+  const iso = date.toISOString();
+  return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : iso;
+}
+
+/** The session's stored mapping and its file: the storage key, else jp's legacy bare-value name. */
+async function findMapping(
+  userDir: string,
+  session: JpSession,
+): Promise<
+  { path: string; mapping: Record<string, unknown> } | undefined
+> {
   const key = await sessionStorageKey(session);
   const keys = [key];
   // jp's legacy name: the bare value, only when it is one safe segment.
@@ -121,21 +198,18 @@ export async function sessionHistory(
     !/[/\\]/.test(session.id)
   ) keys.push(session.id);
   for (const name of keys) {
-    const history = await readMatchingHistory(
-      join(userDir, "sessions", `${name}.json`),
-      session,
-      name,
-    );
-    if (history !== undefined) return history;
+    const path = join(userDir, "sessions", `${name}.json`);
+    const mapping = await readMatchingMapping(path, session, name);
+    if (mapping !== undefined) return { path, mapping };
   }
-  return [];
+  return undefined;
 }
 
-async function readMatchingHistory(
+async function readMatchingMapping(
   path: string,
   session: JpSession,
   key: string,
-): Promise<string[] | undefined> {
+): Promise<Record<string, unknown> | undefined> {
   let value: unknown;
   try {
     value = JSON.parse(await Deno.readTextFile(path));
@@ -150,6 +224,10 @@ async function readMatchingHistory(
   if (id !== session.id || !sameSource(mapping.source, session.source)) {
     return undefined;
   }
+  return mapping;
+}
+
+function historyIds(mapping: Record<string, unknown>): string[] | undefined {
   if (!Array.isArray(mapping.history)) return undefined;
   return mapping.history.flatMap((entry) => {
     const conversation = (entry as { id?: unknown } | null)?.id;

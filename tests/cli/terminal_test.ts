@@ -75,7 +75,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "continuing a conversation names it on a terminal, and only there",
+  name:
+    "continuing a conversation names it on a terminal, and off one when no conversation was named",
   ignore: !HAS_SCRIPT,
   async fn() {
     const { server, ws } = await workspaceWithServer();
@@ -97,11 +98,73 @@ Deno.test({
       output,
       /↪ continuing jp-c\d+ "Build cache" with ollama\/tiny\r\n/,
     );
+    // Off a terminal: one plain line when no conversation was named.
     const piped = await runJpt(["query", "more"], {
       cwd: ws.root,
       env: ws.env,
     });
-    assert.equal(piped.stderr, "");
+    assert.match(piped.stderr, /^continuing jp-c\d+\n$/);
+    const named = await runJpt(["query", "--id", "last", "more"], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.equal(named.stderr, "");
+  },
+});
+
+Deno.test({
+  name:
+    "in a terminal jp's session names conversation A: query --new then a bare query continue the new one, and jp's session history names it",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    const { server, ws } = await workspaceWithServer();
+    await using _s = server;
+    await using _w = ws;
+    const a = await writeConversation(
+      ws.conversations,
+      "17800000000",
+      simpleTurns("a", 1),
+    );
+    const aBefore = await Deno.readTextFile(join(a, "events.json"));
+    const sessions = join(
+      ws.userData,
+      "workspace",
+      "project-abcde",
+      "sessions",
+    );
+    await Deno.mkdir(sessions, { recursive: true });
+    // The pty's shell leads its own session: its history names A, as jp
+    // wrote it.
+    const { code, output } = await runInPty(
+      `sid=$(ps -o sid= -p $$ | tr -d ' '); printf '{\n  "history": [\n    {\n      "id": 17800000000,\n      "activated_at": "2026-05-01T00:00:00Z"\n    }\n  ],\n  "id": "%s",\n  "source": {\n    "type": "getsid"\n  }\n}\n' "$sid" > '${sessions}'/getsid-$sid.json; echo "sid=$sid"; jpt query --new 'x'; jpt query 'y'`,
+      { cwd: ws.root, env: { ...ws.env, NO_COLOR: "1" } },
+    );
+    assert.equal(code, 0, output);
+    const sid = /sid=(\d+)/.exec(output)?.[1];
+    assert.ok(sid, output);
+    const ids = [...Deno.readDirSync(ws.conversations)].map((e) => e.name)
+      .filter((name) => !name.startsWith("17800000000"));
+    assert.equal(ids.length, 1, "one new conversation");
+    const created = ids[0]!.split("-")[0]!;
+    const stream = ConversationStream.parse(
+      await Deno.readFile(join(ws.conversations, ids[0]!, "events.json")),
+    );
+    assert.equal(stream.turns().length, 2, "the bare query continued it");
+    assert.equal(await Deno.readTextFile(join(a, "events.json")), aBefore);
+    // jp's reader: the session's history, most recent first.
+    const mapping = JSON.parse(
+      await Deno.readTextFile(join(sessions, `getsid-${sid}.json`)),
+    );
+    assert.deepEqual(Object.keys(mapping), ["history", "id", "source"]);
+    assert.deepEqual(
+      mapping.history.map((entry: { id: number }) => entry.id),
+      [Number(created), 17800000000],
+    );
+    assert.match(
+      mapping.history[0].activated_at,
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/,
+    );
+    assert.deepEqual(mapping.source, { type: "getsid" });
   },
 });
 

@@ -28,6 +28,7 @@ import {
 import { Services } from "../services.ts";
 import type { Session } from "../session.ts";
 import { streamReply } from "./stream_reply.ts";
+import { sessionActivation } from "./session_activation.ts";
 import {
   appendRequest,
   nameOrTitle,
@@ -56,6 +57,9 @@ export async function runTurn(
   const now = (request.now ?? (() => new Date()))();
   const workspace = await services.workspace();
   const target = await turnTarget(session, workspace, request);
+  const activation = request.persist
+    ? sessionActivation(session, workspace, sink.log)
+    : undefined;
   const turn: LockedTurn = {
     services,
     workspace,
@@ -104,6 +108,7 @@ export async function runTurn(
         id: conversation.ref.id,
         title: conversation.metadata.title,
         model: `${checked.assistant.id.provider}/${checked.assistant.id.name}`,
+        named: request.conversation !== undefined,
       });
       return await runLocked(turn, conversation, checked, {
         isNew: conversation.stream.entries.length === 0,
@@ -115,6 +120,7 @@ export async function runTurn(
     locked = opened;
   }
   sink.replyDone?.(locked.reply, locked.failure);
+  await activation?.record(locked.conversationId, now);
   const { finishTurn } = await importLazily("app/turn/finish_turn.ts");
   const finished = await finishTurn(turn.work, request);
   // Work done here recorded labels: the store stays within its bound (a

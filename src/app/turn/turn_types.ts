@@ -22,7 +22,13 @@ export interface TurnSink {
   waiting?(model: string): void;
   /** Called before the request when an existing conversation is continued. */
   continuing?(
-    info: { id: string; title: string | undefined; model: string },
+    info: {
+      id: string;
+      title: string | undefined;
+      model: string;
+      /** Whether the request named it (else it is the session's or the latest). */
+      named: boolean;
+    },
   ): void;
   /** Called when the conversation's lock is held and the turn waits for it (who holds it). */
   lockHeld?(holder: string): void;
