@@ -1,13 +1,15 @@
 /**
- * A model's context window: from config, else asked of the provider where it
- * can tell (Ollama's `/api/show`, OpenRouter's model list), else a
- * conservative default.
+ * A model's context window: from config, else the table of hosted models
+ * (`known_context_windows.ts`), else asked of the provider where it can tell
+ * (Ollama's `/api/show`, OpenRouter's model list), else a conservative
+ * default.
  *
  * @module
  */
 
 import type { RoleModel } from "../config/role_models.ts";
 import type { ProviderEndpoint } from "./endpoint.ts";
+import { knownContextWindow } from "./known_context_windows.ts";
 
 /**
  * The window assumed when neither config nor provider tells: small enough for
@@ -23,8 +25,8 @@ export const PROVIDER_QUERY_TIMEOUT_MS = 3000;
 export interface ContextWindow {
   /** Tokens. */
   tokens: number;
-  /** `"config"`, `"provider"` or `"default"`. */
-  source: "config" | "provider" | "default";
+  /** `"config"`, `"table"` (known hosted models), `"provider"` or `"default"`. */
+  source: "config" | "table" | "provider" | "default";
 }
 
 /**
@@ -67,6 +69,8 @@ export async function contextWindowOf(
   if (endpoint.contextWindow !== undefined) {
     return { tokens: endpoint.contextWindow, source: "config" };
   }
+  const listed = knownContextWindow(model.id.provider, model.id.name);
+  if (listed !== undefined) return { tokens: listed, source: "table" };
   if (model.id.provider !== "ollama" && model.id.provider !== "openrouter") {
     return { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };
   }

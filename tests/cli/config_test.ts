@@ -77,6 +77,24 @@ Deno.test("jpt models shows a set key without printing it", async () => {
   );
 });
 
+Deno.test("jpt models shows a hosted model's listed context window and where it came from", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "anthropic/claude-opus-4-6"\n`,
+  );
+  const result = await runJpt(["models"], { cwd: ws.root, env: ws.env });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /context: {4}200000 tokens \(table\)/);
+  const json = await runJpt(["models", "--json"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  const roles = JSON.parse(json.stdout);
+  assert.equal(roles.assistant.context_window, 200000);
+  assert.equal(roles.assistant.context_window_source, "table");
+});
+
 Deno.test("jpt config show prints defaults, keys and origins", async () => {
   await using ws = await tempWorkspace();
   const empty = await runJpt([

@@ -76,3 +76,36 @@ Deno.test("contextWindowOf() falls back to the default when the provider is unre
     },
   );
 });
+
+Deno.test("hosted models take their listed window (the longest prefix of their family), config still wins, unlisted ones the default", async () => {
+  const windowOf = async (id: string, extra: Record<string, unknown> = {}) => {
+    const config = { assistant: { model: { id, ...extra } } };
+    const model = resolveRoleModel(config, "assistant");
+    return await contextWindowOf(
+      model,
+      resolveEndpoint(model.id, config, () => undefined),
+    );
+  };
+  const table = (tokens: number) => ({ tokens, source: "table" });
+  assert.deepEqual(
+    await windowOf("anthropic/claude-opus-4-6"),
+    table(200_000),
+  );
+  assert.deepEqual(
+    await windowOf("anthropic/claude-sonnet-4-5-20250929"),
+    table(200_000),
+  );
+  assert.deepEqual(await windowOf("openai/gpt-4o-mini"), table(128_000));
+  assert.deepEqual(await windowOf("openai/gpt-4.1-nano"), table(1_047_576));
+  assert.deepEqual(await windowOf("openai/gpt-4-0613"), table(8_192));
+  assert.deepEqual(await windowOf("openai/o1-mini"), table(128_000));
+  assert.deepEqual(await windowOf("google/gemini-2.5-flash"), table(1_048_576));
+  assert.deepEqual(
+    await windowOf("anthropic/claude-opus-4-6", { context_window: 50_000 }),
+    { tokens: 50_000, source: "config" },
+  );
+  assert.deepEqual(await windowOf("openai/some-future-model"), {
+    tokens: DEFAULT_CONTEXT_WINDOW,
+    source: "default",
+  });
+});
