@@ -56,10 +56,14 @@ type LongFlag<F extends string> = F extends `${string}--${infer Rest}`
 export type OptionKey<F extends string> = LongFlag<F> extends `no-${infer N}`
   ? CamelCase<N>
   : CamelCase<LongFlag<F>>;
-/** The value an option's flags imply: `<v...>` a list, `<v>` text, none a switch. */
+/**
+ * The value an option's flags imply: `<v...>` a list, `<v>` text, `[n]` a
+ * number's text or `true` when none follows, none a switch.
+ */
 export type FlagValue<F extends string> = F extends `${string}<${string}...>`
   ? string[]
   : F extends `${string}<${string}>` ? string
+  : F extends `${string}[${string}]` ? string | true
   : true;
 type ArgValue<S extends string> = S extends `<${string}...>` ? string[]
   : S extends `[${string}...]` ? string[]
@@ -82,6 +86,11 @@ export class Option<F extends string = string, V = FlagValue<F>> {
   readonly takesValue: boolean;
   /** Whether it collects a list (`<v...>`). */
   readonly variadic: boolean;
+  /**
+   * Whether its value is optional (`--last [n]`): taken inline
+   * (`--last=2`) or when the next word is a whole number, else `true`.
+   */
+  readonly optionalValue: boolean;
   /** `--no-x`: the value is `false`, the default `true`. */
   readonly negate: boolean;
   /** Left out of help, completions and the man page. */
@@ -107,6 +116,7 @@ export class Option<F extends string = string, V = FlagValue<F>> {
     this.long = parts.find((part) => part.startsWith("--")) ?? "";
     this.takesValue = /<[^>]+>/.test(flags);
     this.variadic = /\.\.\.>/.test(flags);
+    this.optionalValue = !this.takesValue && /\[[^\]]+\]/.test(flags);
     this.negate = this.long.startsWith("--no-");
     const name = this.long.replace(/^--(no-)?/, "");
     this.key = name.replace(
@@ -595,6 +605,15 @@ export class Command<
     if (option.long === "--version" && owner.#version !== undefined) {
       this.#write("out", `${owner.#version}\n`);
       throw new CliExit(0);
+    }
+    if (option.optionalValue) {
+      const next = tokens[index + 1];
+      if (inline !== undefined) owner.#setValue(option, inline);
+      else if (next !== undefined && /^\d+$/.test(next)) {
+        owner.#setValue(option, next);
+        index++;
+      } else owner.#values[option.key] = true;
+      return { tokens, index };
     }
     if (!option.takesValue) {
       if (inline !== undefined && name.startsWith("--")) {

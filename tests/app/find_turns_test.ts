@@ -35,7 +35,7 @@ function conversation(
   ).serialize();
 }
 
-Deno.test("findTurns(): label matches first, smart case, every pattern, reasoning never searched", async () => {
+Deno.test("findTurns(): summary matches first, smart case, the words as one phrase or each word anywhere, reasoning never searched", async () => {
   await using ws = await tempWorkspace();
   await writeConversation(
     ws.conversations,
@@ -51,21 +51,31 @@ Deno.test("findTurns(): label matches first, smart case, every pattern, reasonin
   );
   const session = testSession(ws);
   const find = (patterns: string[], extra = {}) =>
-    findTurns(session, { patterns, regex: false, tools: false, ...extra });
+    findTurns(session, { patterns, regex: false, ...extra });
   const mutex = (await find(["mutex"])).found;
   assert.deepEqual(mutex.map((t) => [t.index, t.matches[0]!.where]), [
-    [1, "label"],
+    [1, "summary"],
     [0, "response"],
   ]);
-  // A capital makes it case-sensitive: only the label says "Mutex".
+  // A capital makes it case-sensitive: only the summary says "Mutex".
   assert.deepEqual((await find(["Mutex"])).found.map((t) => t.index), [1]);
-  // Every pattern must match ("RwLock" holds "lock").
+  // The words are one phrase, as jp conversation grep takes them.
   assert.deepEqual(
-    (await find(["lock", "mutex"])).found.map((t) => t.index),
+    (await find(["lock", "is", "slow"])).found.map((t) => t.index),
+    [0],
+  );
+  assert.deepEqual((await find(["slow", "mutex"])).found, []);
+  // --all-words: each word anywhere in the turn ("RwLock" holds "lock").
+  assert.deepEqual(
+    (await find(["lock", "mutex"], { allWords: true })).found.map((t) =>
+      t.index
+    ),
     [1, 0],
   );
   assert.deepEqual(
-    (await find(["slow", "mutex"])).found.map((t) => t.index),
+    (await find(["slow", "mutex"], { allWords: true })).found.map((t) =>
+      t.index
+    ),
     [0],
   );
   // Reasoning ("MUTEX") is never searched.
@@ -75,6 +85,48 @@ Deno.test("findTurns(): label matches first, smart case, every pattern, reasonin
     (await find(["sw.tched|slow"], { regex: true })).found.map((t) => t.index),
     [1, 0],
   );
+});
+
+Deno.test("findTurns(): --scope picks the places searched, --limit the most turns, --context the lines around the match", async () => {
+  await using ws = await tempWorkspace();
+  await writeConversation(
+    ws.conversations,
+    "17800000001",
+    conversation([
+      {
+        request: "one\ntwo\nthe mutex line\nfour\nfive",
+        response: "mutex too",
+      },
+      { label: "Mutex summary", request: "ok", response: "done" },
+      { request: "a mutex again", response: "fine" },
+    ]),
+  );
+  const session = testSession(ws);
+  const find = (extra: Record<string, unknown>) =>
+    findTurns(session, { patterns: ["mutex"], regex: false, ...extra });
+  const where = async (extra: Record<string, unknown>) =>
+    (await find(extra)).found.map((
+      t,
+    ) => [t.index, t.matches.map((m) => m.where)]);
+  assert.deepEqual(await where({ scopes: new Set(["summary"]) }), [[1, [
+    "summary",
+  ]]]);
+  assert.deepEqual(await where({ scopes: new Set(["request"]) }), [
+    [2, ["request"]],
+    [0, ["request"]],
+  ]);
+  assert.deepEqual(await where({ scopes: new Set(["response"]) }), [[0, [
+    "response",
+  ]]]);
+  // Summaries first, then the newest: the limit keeps the first two.
+  assert.deepEqual((await find({ limit: 2 })).found.map((t) => t.index), [
+    1,
+    2,
+  ]);
+  const [first] = (await find({ scopes: new Set(["request"]), context: 1 }))
+    .found.filter((t) => t.index === 0);
+  assert.deepEqual(first!.matches[0]!.lines, ["two", "the mutex line", "four"]);
+  assert.equal((await find({})).found[0]!.matches[0]!.lines, undefined);
 });
 
 Deno.test("findTurns(): the look at a whole file never hides a match: escapes, quotes, other conversations passed over", async () => {
@@ -111,7 +163,7 @@ Deno.test("findTurns(): the look at a whole file never hides a match: escapes, q
   );
   const session = testSession(ws);
   const find = async (patterns: string[]) =>
-    (await findTurns(session, { patterns, regex: false, tools: false }))
+    (await findTurns(session, { patterns, regex: false, allWords: true }))
       .found.map((turn) => turn.conversation);
   assert.deepEqual(await find(["budget"]), ["jp-c17800000001"]);
   assert.deepEqual(await find(["src/main.rs"]), ["jp-c17800000002"]);

@@ -67,7 +67,7 @@ Deno.test({
       (await run(["find", "--json", sample.summary!])).stdout,
     );
     assert.equal(byLabel[0].event_id, sample.id);
-    assert.equal(byLabel[0].matches[0].where, "label");
+    assert.equal(byLabel[0].matches[0].where, "summary");
     // A word that occurs in some requests (and nowhere else) finds exactly those.
     const word = "sanitization";
     const expected: string[] = [];
@@ -140,4 +140,69 @@ Deno.test("find and turns --all see a label jp's save dropped; outline is a chan
   assert.match(all.stdout, /Switched from Mutex to RwLock \[restored\]/);
   const outline = await run(["outline"]);
   assert.equal(outline.stdout, "- Switched from Mutex to RwLock\n");
+});
+
+Deno.test("find takes the words as one phrase (--all-words for each anywhere), --scope, --limit and --context; show takes --turn A..B, --first and --last as jp does", async () => {
+  await using ws = await tempWorkspace();
+  const { writeConversation } = await import("../support/workspace.ts");
+  const entries = [
+    ["retry with backoff\nsecond line\nthird line", "the backoff helps"],
+    ["why does the parser reject commas", "a retry is not needed"],
+    ["and trailing backoff?", "fine"],
+  ].flatMap(([request, response], i) => [
+    { timestamp: `2026-01-01 00:00:0${i}.0`, type: "turn_start" },
+    {
+      timestamp: `2026-01-01 00:00:0${i}.1`,
+      type: "chat_request",
+      content: request,
+    },
+    {
+      timestamp: `2026-01-01 00:00:0${i}.2`,
+      type: "chat_response",
+      message: response,
+    },
+  ]);
+  await writeConversation(
+    ws.conversations,
+    "17800000000",
+    new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n"),
+  );
+  const run = (args: string[]) => runJpt(args, { cwd: ws.root, env: ws.env });
+  const indices = async (args: string[]) => {
+    const result = await run(["find", "--json", ...args]);
+    return result.code === 1 && result.stdout === ""
+      ? []
+      : JSON.parse(result.stdout).map((t: { index: number }) => t.index);
+  };
+  // "retry backoff" is no phrase anywhere; turn 1 holds each word.
+  assert.deepEqual(await indices(["retry", "backoff"]), []);
+  assert.deepEqual(await indices(["--all-words", "retry", "backoff"]), [0]);
+  assert.deepEqual(await indices(["retry", "with", "backoff"]), [0]);
+  assert.deepEqual(await indices(["backoff", "--scope", "user"]), [2, 0]);
+  assert.deepEqual(await indices(["backoff", "-s", "assistant"]), [0]);
+  assert.deepEqual(await indices(["backoff", "--limit", "1"]), [2]);
+  const context = await run(["find", "with backoff", "--context", "1"]);
+  assert.equal(context.code, 0, context.stderr);
+  assert.match(
+    context.stdout,
+    /request:\n {6}retry with backoff\n {6}second line\n$/,
+  );
+  const badScope = await run(["find", "x", "--scope", "bogus"]);
+  assert.equal(badScope.code, 2);
+  assert.match(badScope.stderr, /not a scope.*summary, user, assistant/);
+  const shown = async (args: string[]) =>
+    [...(await run(["show", "17800000000", ...args])).stdout.matchAll(
+      /^# Turn (\d+)/gm,
+    )]
+      .map((m) => Number(m[1]));
+  assert.deepEqual(await shown(["--turn", "2..3"]), [2, 3]);
+  assert.deepEqual(await shown(["--turn", "..2"]), [1, 2]);
+  assert.deepEqual(await shown(["--last", "2"]), [2, 3]);
+  assert.deepEqual(await shown(["--last"]), [3]);
+  assert.deepEqual(await shown(["--first", "2"]), [1, 2]);
+  const both = await run(["show", "--first", "--last"]);
+  assert.equal(both.code, 2);
+  const outside = await run(["show", "17800000000", "--turn", "4..5"]);
+  assert.equal(outside.code, 2);
+  assert.match(outside.stderr, /No turn 4\.\.5 in jp-c17800000000 \(it has 3/);
 });

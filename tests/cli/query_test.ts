@@ -268,7 +268,8 @@ Deno.test("summary failures never change the query's output or exit code", async
     const result = await query(["second"], env);
     assert.equal(result.code, 0, `${name}: ${result.stderr}`);
     assert.equal(result.stdout, "Hello there.\n", name);
-    assert.equal(result.stderr, "", name);
+    // Only the line naming the conversation continued (none was named).
+    assert.match(result.stderr, /^continuing jp-c\d+\n$/, name);
     const turns = (await stream()).turns();
     assert.equal(turns.length, 2, name);
     assert.equal(turns[0]!.summary, undefined, name);
@@ -440,7 +441,7 @@ Deno.test("model failures are one clear line and exit 1; a turn that cannot star
   assert.equal(nobody.code, 1);
   assert.match(
     nobody.stderr,
-    /^error: Cannot reach ollama at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused \(nothing listens there\)/,
+    /^continuing jp-c\d+\nerror: Cannot reach ollama at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused \(nothing listens there\)/,
   );
   assert.match(nobody.stderr, /\nyour message is kept in jp-c\d+\n/);
 

@@ -1,12 +1,13 @@
 /**
  * `jpt find PATTERN…`: the turns, across every conversation of the
- * workspace, whose label or text matches. Labels count whether they are in
- * the file or in the label record (a label jp's save dropped is still
- * found); text is the requests and the assistant's messages, tool calls and
- * results with `tools`, never reasoning. Case-insensitive unless a pattern
- * has a capital letter (smart case); every pattern must match (in any
- * field). Label matches come first, then text matches, newest first within
- * each.
+ * workspace, whose turn summary or text matches. Summaries count whether
+ * they are in the file or in the label record (a summary jp's save dropped
+ * is still found); text is the requests and the assistant's messages, tool
+ * calls and results with the `tool` scope, never reasoning. The words are
+ * one phrase, as `jp conversation grep` takes them (or, with `allWords`,
+ * each must match somewhere in the turn). Case-insensitive unless the
+ * pattern has a capital letter (smart case). Summary matches come first,
+ * then text matches, newest first within each.
  *
  * @module
  */
@@ -22,26 +23,50 @@ import {
   type TurnView,
 } from "./workspace_turns.ts";
 
-/** Where a match was found. */
-export type MatchPlace = "label" | "request" | "response" | "tool";
+/** Where a match was found (the `--scope` names jpt takes). */
+export type MatchPlace = "summary" | "request" | "response" | "tool";
+
+/** Every place, in the order matches are shown. */
+export const MATCH_PLACES: readonly MatchPlace[] = [
+  "summary",
+  "request",
+  "response",
+  "tool",
+];
 
 /** One matching turn (also the shape of `jpt find --json`'s items). */
 export interface FoundTurn extends TurnRecord {
-  /** Where it matched, with a snippet around the first match of each place. */
-  matches: Array<{ where: MatchPlace; snippet: string }>;
+  /**
+   * Where it matched, with a snippet around the first match of each place,
+   * and with `context` the lines around the matching line.
+   */
+  matches: Array<{ where: MatchPlace; snippet: string; lines?: string[] }>;
 }
 
 /** What to look for. */
 export interface FindOptions {
-  /** The patterns (all must match). */
+  /** The words: one phrase, joined with single spaces (else see `allWords`). */
   patterns: string[];
+  /** Each word must match somewhere in the turn, not the phrase. */
+  allWords?: boolean;
   /** Patterns are regular expressions (else plain text). */
   regex: boolean;
-  /** Search tool calls and results too. */
-  tools: boolean;
+  /** Where to search (default: summary, request, response). */
+  scopes?: ReadonlySet<MatchPlace>;
+  /** Lines of context around the matching line (default 0: a snippet). */
+  context?: number;
+  /** The most turns to return (default: all). */
+  limit?: number;
   /** Only this conversation (`jp-c<id>`, `<id>`, a keyword). */
   conversation?: string | undefined;
 }
+
+/** The places searched when no scope is given. */
+const DEFAULT_SCOPES: ReadonlySet<MatchPlace> = new Set([
+  "summary",
+  "request",
+  "response",
+]);
 
 /** How much text a snippet shows on each side of a match. */
 const SNIPPET_CONTEXT = 40;
@@ -64,32 +89,43 @@ export async function findTurns(
   const only = options.conversation === undefined
     ? undefined
     : (await resolveTarget(session, workspace, options.conversation)).id;
-  const matchers = options.patterns.map((pattern) => matcher(pattern, options));
+  const words = options.allWords
+    ? options.patterns
+    : [options.patterns.join(" ")];
+  const matchers = words.map((pattern) => matcher(pattern, options));
+  const scopes = options.scopes ?? DEFAULT_SCOPES;
   const { results, errors } = await eachWorkspaceConversation(
     workspace,
     services.labels(workspace),
-    { only, content: true, eventsFilter: eventsFilter(options, matchers) },
+    {
+      only,
+      content: true,
+      eventsFilter: eventsFilter(options, words, scopes, matchers),
+    },
     (conversation) => {
-      const byLabel: FoundTurn[] = [];
+      const bySummary: FoundTurn[] = [];
       const byText: FoundTurn[] = [];
       for (let i = conversation.turns.length - 1; i >= 0; i--) {
         const found = matchTurn(
           conversation,
           conversation.turns[i]!,
           matchers,
-          options.tools,
+          { scopes, context: options.context ?? 0 },
         );
         if (found === undefined) continue;
-        (found.matches[0]!.where === "label" ? byLabel : byText).push(found);
+        (found.matches[0]!.where === "summary" ? bySummary : byText).push(
+          found,
+        );
       }
-      return { byLabel, byText };
+      return { bySummary, byText };
     },
   );
+  const found = [
+    ...results.flatMap((result) => result.bySummary),
+    ...results.flatMap((result) => result.byText),
+  ];
   return {
-    found: [
-      ...results.flatMap((result) => result.byLabel),
-      ...results.flatMap((result) => result.byText),
-    ],
+    found: options.limit === undefined ? found : found.slice(0, options.limit),
     errors,
   };
 }
@@ -103,11 +139,13 @@ export async function findTurns(
  */
 function eventsFilter(
   options: FindOptions,
+  words: readonly string[],
+  scopes: ReadonlySet<MatchPlace>,
   matchers: readonly RegExp[],
 ): ((eventsText: string) => boolean) | undefined {
-  if (options.regex || options.tools) return undefined;
+  if (options.regex || scopes.has("tool")) return undefined;
   // deno-lint-ignore no-control-regex -- control characters are what JSON escapes
-  if (options.patterns.some((pattern) => /["\\\u0000-\u001f]/.test(pattern))) {
+  if (words.some((pattern) => /["\\\u0000-\u001f]/.test(pattern))) {
     return undefined;
   }
   return (text) =>
@@ -130,22 +168,17 @@ function matchTurn(
   conversation: ConversationTurns,
   turn: TurnView,
   matchers: readonly RegExp[],
-  tools: boolean,
+  options: { scopes: ReadonlySet<MatchPlace>; context: number },
 ): FoundTurn | undefined {
   const content = turn.content();
-  const places: Array<[MatchPlace, string[]]> = [
-    ["label", turn.summary === undefined ? [] : [turn.summary]],
-    ["request", content.requests],
-    ["response", content.responses],
-    ...(tools
-      ? [
-        ["tool", content.tools.map((tool) => tool.text())] as [
-          MatchPlace,
-          string[],
-        ],
-      ]
-      : []),
-  ];
+  const texts: Record<MatchPlace, () => string[]> = {
+    summary: () => turn.summary === undefined ? [] : [turn.summary],
+    request: () => content.requests,
+    response: () => content.responses,
+    tool: () => content.tools.map((tool) => tool.text()),
+  };
+  const places = MATCH_PLACES.filter((place) => options.scopes.has(place))
+    .map((place) => [place, texts[place]()] as const);
   const matches: FoundTurn["matches"] = [];
   for (const re of matchers) {
     let hit = false;
@@ -158,6 +191,9 @@ function matchTurn(
           matches.push({
             where,
             snippet: snippet(text, at.index, at[0].length),
+            ...(options.context > 0
+              ? { lines: linesAround(text, at.index, options.context) }
+              : {}),
           });
         }
         break;
@@ -170,7 +206,18 @@ function matchTurn(
 }
 
 function placeOrder(where: MatchPlace): number {
-  return ["label", "request", "response", "tool"].indexOf(where);
+  return MATCH_PLACES.indexOf(where);
+}
+
+/** The line holding a match and `context` lines on each side. */
+function linesAround(text: string, at: number, context: number): string[] {
+  const lines = text.split("\n");
+  let line = 0;
+  for (let seen = 0; line < lines.length - 1; line++) {
+    seen += lines[line]!.length + 1;
+    if (seen > at) break;
+  }
+  return lines.slice(Math.max(0, line - context), line + context + 1);
 }
 
 /** One line around a match: whitespace folded, cut with an ellipsis. */
