@@ -19,6 +19,7 @@ export interface LazyModules {
   "app/batch/batch_backfill.ts":
     typeof import("./src/app/batch/batch_backfill.ts");
   "app/read/check_paths.ts": typeof import("./src/app/read/check_paths.ts");
+  "app/pick.ts": typeof import("./src/app/pick.ts");
   "app/conversation_target.ts":
     typeof import("./src/app/conversation_target.ts");
   "app/read/conversation_view.ts":
@@ -59,6 +60,8 @@ export interface LazyModules {
   "cli/man.ts": typeof import("./src/cli/man.ts");
   "cli/models.ts": typeof import("./src/cli/models.ts");
   "cli/outline.ts": typeof import("./src/cli/outline.ts");
+  "cli/pick.ts": typeof import("./src/cli/pick.ts");
+  "cli/picker.ts": typeof import("./src/cli/picker.ts");
   "cli/plugin.ts": typeof import("./src/cli/plugin.ts");
   "cli/plugin_install.ts": typeof import("./src/cli/plugin_install.ts");
   "cli/plugin_run.ts": typeof import("./src/cli/plugin_run.ts");
@@ -101,6 +104,7 @@ export const LAZY_MODULES: {
   "app/batch/batch_backfill.ts": () =>
     import("./src/app/batch/batch_backfill.ts"),
   "app/read/check_paths.ts": () => import("./src/app/read/check_paths.ts"),
+  "app/pick.ts": () => import("./src/app/pick.ts"),
   "app/conversation_target.ts": () =>
     import("./src/app/conversation_target.ts"),
   "app/read/conversation_view.ts": () =>
@@ -141,6 +145,8 @@ export const LAZY_MODULES: {
   "cli/man.ts": () => import("./src/cli/man.ts"),
   "cli/models.ts": () => import("./src/cli/models.ts"),
   "cli/outline.ts": () => import("./src/cli/outline.ts"),
+  "cli/pick.ts": () => import("./src/cli/pick.ts"),
+  "cli/picker.ts": () => import("./src/cli/picker.ts"),
   "cli/plugin.ts": () => import("./src/cli/plugin.ts"),
   "cli/plugin_install.ts": () => import("./src/cli/plugin_install.ts"),
   "cli/plugin_run.ts": () => import("./src/cli/plugin_run.ts"),

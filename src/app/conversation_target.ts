@@ -12,12 +12,15 @@
  * | `p`, `pinned`       | the most recently pinned (`pinned_at`)                 |
  * | `a`, `archived`     | the most recently archived (`archived_at`)             |
  *
- * jp's pickers (`?`, `?p`, `?s`, `?a`, any other text as a filter) are
- * interactive and its multi-target keywords (`+live`, …) and `-` (ids on
- * standard input) name several conversations: jpt's single-conversation
- * commands refuse them with a message naming what to type instead, and
- * `help` lists the keywords. jpt also accepts a conversation directory by
- * path, and `last`, `last-activated`, `last-created` (the values jp's
+ * jp's pickers (`?` every conversation, `?p` pinned, `?s` this session's,
+ * `?a` archived, and any other text as the picker's filter) open a picker on
+ * a terminal (`pick.ts`); off one, a picker keyword is a usage error and a
+ * title word names the one conversation whose title holds it. jp's
+ * multi-target keywords (`+live`, …) and `-` (ids on standard input) name
+ * several conversations: jpt's single-conversation commands refuse them with
+ * a message naming what to type instead, and `help` prints the keywords.
+ * jpt also accepts a conversation directory by path, and `last`,
+ * `last-activated`, `last-created` (the values jp's
  * `conversation.default_id` takes).
  *
  * With nothing named, jp takes the session's active conversation, else
@@ -33,10 +36,12 @@ import { JptError, UsageError } from "../errors/jpt_error.ts";
 import { getPath } from "../config/config_tree.ts";
 import { configCouldSet } from "../config/config_places.ts";
 import {
+  ConversationNotFoundError,
   type ConversationRef,
   listConversations,
   resolveConversation,
 } from "../workspace/conversation_ref.ts";
+import { pickConversation } from "./pick.ts";
 import { parseConversationId } from "../workspace/conversation_id.ts";
 import {
   currentJpSession,
@@ -96,9 +101,21 @@ export const TARGET_HELP = `Conversation aliases (as in jp):
   p, pinned      target most recently pinned
   s, session     target the session's previous conversation
   a, archived    target most recently archived
+  ?              pick a conversation (on a terminal)
+  ?p, ?pinned    pick a pinned conversation
+  ?s, ?session   pick one of this session's conversations
+  ?a, ?archived  pick an archived conversation
+  any other text pick among titles holding it (off a terminal: the one title)
 Also: jp-c<id>, <id>, a conversation directory, last, last-activated, last-created.
-jp's pickers (?, ?p, ?s, ?a) and multi-target keywords (+live, +session,
-+pinned, +archived, -) are not available in jpt.`;
+jp's multi-target keywords (+live, +session, +pinned, +archived, -) are not
+available in jpt's single-conversation commands.`;
+
+/** `help` as a conversation: the keyword table, printed on standard output (exit 0). */
+export class TargetHelp extends JptError {
+  constructor() {
+    super(TARGET_HELP, { exitCode: 0 });
+  }
+}
 
 /**
  * Finds the conversation a user named (see the module doc).
@@ -112,19 +129,62 @@ jp's pickers (?, ?p, ?s, ?a) and multi-target keywords (+live, +session,
  * @throws {ConversationNotFoundError} When nothing matches.
  */
 export async function resolveTarget(
-  session: Pick<Session, "env" | "processSession">,
+  session: Pick<Session, "env" | "processSession" | "pick">,
   workspace: Workspace | undefined,
   target: string,
 ): Promise<ConversationRef> {
   refuseWhatJptCannotDo(target);
+  const picker = PICKERS[target];
+  if (workspace !== undefined && picker !== undefined) {
+    return await pickConversation(
+      picker === "archived"
+        ? archivedRefs(await workspace.conversationDirs(true))
+        : picker === "session"
+        ? await sessionConversations(session, workspace)
+        : await listConversations(workspace),
+      {
+        pick: session.pick,
+        typed: target,
+        ...(picker === "pinned"
+          ? { where: (metadata) => metadata.pinnedAt !== undefined }
+          : {}),
+      },
+    );
+  }
   const keyword = KEYWORDS[target];
   if (workspace !== undefined && keyword !== undefined) {
     const ref = await byKeyword(session, workspace, keyword);
     if (ref === undefined) throw new KeywordTargetError(missing(keyword));
     return ref;
   }
-  return await resolveConversation(workspace, target);
+  try {
+    return await resolveConversation(workspace, target);
+  } catch (error) {
+    // Any other text is jp's picker filter: a title word.
+    if (
+      !(error instanceof ConversationNotFoundError) ||
+      workspace === undefined ||
+      parseConversationId(target) !== undefined
+    ) throw error;
+    return await pickConversation(await listConversations(workspace), {
+      pick: session.pick,
+      filter: target,
+      typed: target,
+    });
+  }
 }
+
+/** jp's picker keywords, by the conversations they offer. */
+const PICKERS: Record<string, "all" | "pinned" | "session" | "archived"> = {
+  "": "all",
+  "?": "all",
+  "?p": "pinned",
+  "?pinned": "pinned",
+  "?s": "session",
+  "?session": "session",
+  "?a": "archived",
+  "?archived": "archived",
+};
 
 /**
  * The conversation a command works on when none is named: this terminal
@@ -299,10 +359,10 @@ function missing(keyword: Keyword): string {
 }
 
 function refuseWhatJptCannotDo(target: string): void {
-  if (target === "help") throw new UsageError(TARGET_HELP);
-  if (target === "" || target.startsWith("?")) {
+  if (target === "help") throw new TargetHelp();
+  if (target.startsWith("?") && PICKERS[target] === undefined) {
     throw new UsageError(
-      `"${target}" opens jp's interactive picker, which jpt does not have: name the conversation (jpt conversation ls lists them) or use a keyword (--id help lists them)`,
+      `"${target}" is no picker jp has: use ?, ?p, ?s or ?a (--id help lists them)`,
     );
   }
   if (target === "-" || target.startsWith("+")) {

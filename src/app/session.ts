@@ -11,6 +11,7 @@ import {
   WorkspaceNotFoundError,
 } from "../workspace/workspace.ts";
 import type { HostConfig, LoadedConfig } from "../config/load_config.ts";
+import type { Picker } from "./pick.ts";
 import type { ConfigFileCache } from "../config/config_file_cache.ts";
 import type { LoadedConversation } from "../workspace/conversation_io.ts";
 import { JptError } from "../errors/jpt_error.ts";
@@ -42,6 +43,11 @@ export interface Session {
    * out, only the variables identify a session (a library never spawns).
    */
   processSession?: () => Promise<string | undefined>;
+  /**
+   * Asks the user to pick from a list (jp's pickers): the command line
+   * gives it on a terminal; without it a picker is a usage error.
+   */
+  pick?: Picker;
   /** Set when jpt runs as a jp command plugin: jp's config and the plugin's options. */
   host?: HostConfig | undefined;
   /**

@@ -66,6 +66,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   command(["find"], "cli/find.ts", "addFindCommand"),
   command(["show"], "cli/show.ts", "addShowCommand"),
   command(["outline"], "cli/outline.ts", "addOutlineCommand"),
+  command(["pick"], "cli/pick.ts", "addPickCommand"),
   command(["check"], "cli/check.ts", "addCheckCommand"),
   command(["query", "q"], "cli/query.ts", "addQueryCommand"),
   command(["edit"], "cli/edit.ts", "addEditCommand"),

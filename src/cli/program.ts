@@ -16,12 +16,14 @@ import {
 } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { type CommandEntry, COMMANDS, commandsFor } from "./command_table.ts";
-import { type Io, quietIo, sanitizeLine } from "./output.ts";
+import { type Io, quietIo, sanitizeLine, sanitizeText } from "./output.ts";
 import { type Colors, colourAllowed, styleFor } from "./style.ts";
 import { ENVIRONMENT_HELP } from "./environment_help.ts";
 import { VERSION } from "./version.ts";
 import { processSessionProbe } from "./process_session.ts";
 import type { HostConfig } from "../config/load_config.ts";
+import type { PickRequest } from "../app/pick.ts";
+import { importLazily } from "../platform/lazy_import.ts";
 
 /** Where and how the CLI runs; tests pass their own. */
 export interface RunOptions {
@@ -71,6 +73,11 @@ export async function runCli(
     if (error instanceof CliUsageError) return ExitCode.usage;
     // Ctrl-C (or SIGTERM) surfacing as the abort it caused is no failure.
     if (options.signal?.aborted && isAbort(error)) return ExitCode.interrupted;
+    // Information asked for through an error (`--id help`): stdout, exit 0.
+    if (error instanceof JptError && error.exitCode === ExitCode.ok) {
+      io.out(`${sanitizeText(error.message)}\n`);
+      return ExitCode.ok;
+    }
     const verbose = program.opts().verbose === true;
     const [message, ...causes] = causeChain(error);
     io.err(`error: ${sanitizeLine(message ?? "")}\n`);
@@ -207,6 +214,14 @@ async function buildProgram(
         cfg: cfgValues(globals.cfg),
         model: globals.model,
         processSession,
+        // jp's pickers need a person at a terminal.
+        ...(io.stdinIsTerminal && io.stderrIsTerminal &&
+            options.host === undefined
+          ? {
+            pick: async (request: PickRequest) =>
+              (await importLazily("cli/picker.ts")).pickOnTerminal(request),
+          }
+          : {}),
         ...(options.host === undefined ? {} : { host: options.host }),
         ...(options.jpConversations === undefined
           ? {}

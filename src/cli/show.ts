@@ -38,7 +38,7 @@ export function addShowCommand(
     )
     .option(
       "--turn <turn>",
-      "which turns: a number (from 1), an event id, or a range as jp takes it (2..3, 10.., ..5)",
+      "which turns: a number (from 1), an event id, a range as jp takes it (2..3, 10.., ..5), or ? to pick one",
     )
     .option("--first [n]", "the first n turns (default 1)")
     .option("--last [n]", "the last n turns (default 1)")
@@ -54,9 +54,12 @@ export function addShowCommand(
       const { conversationView } = await importLazily(
         "app/read/conversation_view.ts",
       );
+      const { pickTurn } = await importLazily("app/pick.ts");
       const context = deps.context();
       const view = await conversationView(context, conversation);
-      const turns = selectTurns(view, opts);
+      const turns = opts.turn === "?"
+        ? [view.turns[await pickTurn(view.turns, context.pick)]!]
+        : selectTurns(view, opts);
       if (opts.json) {
         context.io.out(formatJson(
           turns.map((turn) => ({

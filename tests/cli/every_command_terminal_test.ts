@@ -26,6 +26,8 @@ const RUNS: Record<string, { line: string; shows: RegExp; colour?: true }> = {
   find: { line: "jpt find retry", shows: /retry/i, colour: true },
   show: { line: "PAGER=cat jpt show", shows: /Turn 1/ },
   outline: { line: "jpt outline", shows: /Add retry backoff/ },
+  // Driven with keystrokes in tests/cli/picker_test.ts.
+  pick: { line: "jpt pick --help", shows: /Usage: jpt pick/ },
   check: { line: "jpt check .", shows: /1 ok/, colour: true },
   query: { line: "jpt query -n 'Say hi'", shows: /Hello there\./ },
   edit: { line: "JP_EDITOR=true jpt edit -i", shows: /./ },

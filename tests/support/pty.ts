@@ -55,22 +55,91 @@ if (!HAS_SCRIPT) {
  */
 export async function runInPty(
   commandLine: string,
-  options: {
-    cwd: string;
-    env: Record<string, string>;
-    columns?: number;
-    program?: string;
-  },
+  options: PtyOptions,
 ): Promise<{ code: number; output: string }> {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), PTY_TIMEOUT_MS);
+  const result = await ptyCommand(commandLine, options, stop.signal, "null")
+    .output().finally(() => clearTimeout(timer));
+  return {
+    code: result.code,
+    output: new TextDecoder().decode(result.stdout),
+  };
+}
+
+/** Where and how a command line runs in a pseudo-terminal. */
+export interface PtyOptions {
+  /** The working directory. */
+  cwd: string;
+  /** More variables (`PATH` among them replaces the caller's). */
+  env: Record<string, string>;
+  /** The terminal's width (default 100). */
+  columns?: number;
+  /** The program `jpt` stands for (default: the entry point under test). */
+  program?: string;
+}
+
+/**
+ * Runs a command line in a pseudo-terminal and types into it: each step
+ * waits until the terminal's output (escape sequences and carriage returns
+ * removed) matches
+ * `when`, then sends `keys` (`\r` is Enter, `\u001b[B` the down arrow).
+ *
+ * @param commandLine The shell command, as for {@linkcode runInPty}.
+ * @param steps What to wait for and what to type, in order.
+ * @param options As for {@linkcode runInPty}.
+ * @returns The exit code and everything the terminal showed.
+ */
+export async function typeInPty(
+  commandLine: string,
+  steps: ReadonlyArray<{ when: RegExp; keys: string }>,
+  options: PtyOptions,
+): Promise<{ code: number; output: string }> {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), PTY_TIMEOUT_MS);
+  const child = ptyCommand(commandLine, options, stop.signal, "piped").spawn();
+  const writer = child.stdin.getWriter();
+  let output = "";
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      output += decoder.decode(chunk, { stream: true });
+    }
+  })();
+  const plain = () =>
+    // deno-lint-ignore no-control-regex -- escape sequences are removed
+    output.replace(/\u001b\[[0-9;?]*[A-Za-z]|\u001b[()][A-Z0-9]|\r/g, "");
+  try {
+    for (const step of steps) {
+      while (!step.when.test(plain())) {
+        if (stop.signal.aborted) throw new Error(`never showed ${step.when}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await writer.write(new TextEncoder().encode(step.keys));
+    }
+    const status = await child.status;
+    await reading;
+    return { code: status.code, output };
+  } finally {
+    clearTimeout(timer);
+    await writer.close().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+  }
+}
+
+function ptyCommand(
+  commandLine: string,
+  options: PtyOptions,
+  signal: AbortSignal,
+  stdin: "null" | "piped",
+): Deno.Command {
   const jpt = options.program === undefined
     ? `'${Deno.execPath()}' run -A --quiet '${JPT_ENTRY}'`
     : `'${options.program}'`;
   const line = `stty cols ${options.columns ?? 100} rows 40; ${
     commandLine.replaceAll("jpt ", `${jpt} `)
   }`;
-  const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), PTY_TIMEOUT_MS);
-  const result = await new Deno.Command(SCRIPT, {
+  return new Deno.Command(SCRIPT, {
     args: ["-qec", line, "/dev/null"],
     cwd: options.cwd,
     clearEnv: true,
@@ -85,15 +154,11 @@ export async function runInPty(
       TZ: "UTC",
       ...options.env,
     },
-    stdin: "null",
+    stdin,
     stdout: "piped",
     stderr: "piped",
     // A command that waits for a keyboard (a pager, a prompt) fails the test
     // instead of hanging the suite.
-    signal: stop.signal,
-  }).output().finally(() => clearTimeout(timer));
-  return {
-    code: result.code,
-    output: new TextDecoder().decode(result.stdout),
-  };
+    signal,
+  });
 }
