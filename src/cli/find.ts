@@ -13,7 +13,7 @@ import {
   parseCount,
   parseWhole,
 } from "./command_deps.ts";
-import { InvalidArgumentError, Option } from "./command.ts";
+import { Option } from "./command.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
 import { formatTurnLine } from "./turn_line.ts";
@@ -69,20 +69,7 @@ export function addFindCommand(
       "only this conversation (jp-c<id>, <id>, or a jp alias such as . or r)",
     )
     .addOption(jsonOption())
-    .addHelpText(
-      "after",
-      "\nSearches each turn's summary (also one jp's save dropped, from jpt's label record), its\n" +
-        "requests and the assistant's messages (never reasoning). The words are one phrase, as\n" +
-        "jp conversation grep searches them; --all-words finds turns holding every word anywhere.\n" +
-        "Case-insensitive unless the pattern has a capital letter. Prints\n" +
-        "`jp-c<id> # Turn N (<event_id>): <summary>` and a snippet around the first match (with\n" +
-        "--context, the lines around it); exit 1 when nothing matched, as grep. --limit counts\n" +
-        "turns (jp's counts conversations: jpt lists turns).\n" +
-        '--json: [{"conversation", "title", "index", "event_id", "summary", "fallback",\n' +
-        '"restored", "matches": [{"where", "snippet", "lines"?}]}].\n\n' +
-        "Examples:\n  jpt find retry backoff\n  jpt find --all-words mutex deadlock --scope user\n" +
-        '  jpt find -r "mutex|rwlock" --context 2 --limit 5\n  jpt find --scope tool cargo test\n',
-    )
+    .addHelpText("after", FIND_HELP)
     .action(async (patterns, opts) => {
       const { findTurns } = await importLazily("app/read/find_turns.ts");
       const context = deps.context();
@@ -127,6 +114,20 @@ export function addFindCommand(
       );
     });
 }
+
+/** The help text after the options. */
+const FIND_HELP =
+  "\nSearches each turn's summary (also one jp's save dropped, from jpt's label record), its\n" +
+  "requests and the assistant's messages (never reasoning). The words are one phrase, as\n" +
+  "jp conversation grep searches them; --all-words finds turns holding every word anywhere.\n" +
+  "Case-insensitive unless the pattern has a capital letter. Prints\n" +
+  "`jp-c<id> # Turn N (<event_id>): <summary>` and a snippet around the first match (with\n" +
+  "--context, the lines around it); exit 1 when nothing matched, as grep. --limit counts\n" +
+  "turns (jp's counts conversations: jpt lists turns).\n" +
+  '--json: [{"conversation", "title", "index", "event_id", "summary", "fallback",\n' +
+  '"restored", "matches": [{"where", "snippet", "lines"?}]}].\n\n' +
+  "Examples:\n  jpt find retry backoff\n  jpt find --all-words mutex deadlock --scope user\n" +
+  '  jpt find -r "mutex|rwlock" --context 2 --limit 5\n  jpt find --scope tool cargo test\n';
 
 /** The places searched when no scope is given. */
 const DEFAULT_SCOPES: readonly MatchPlace[] = [
