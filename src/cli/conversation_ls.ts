@@ -8,7 +8,8 @@
 import type { CommandUnknownOpts } from "./command.ts";
 import type { ConversationRow } from "../app/read/list_conversations.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
-import { type CommandDeps, jsonOption } from "./command_deps.ts";
+import { type CommandDeps, jsonOption, parseCount } from "./command_deps.ts";
+import { Option } from "./command.ts";
 import { formatJson, sanitizeLine } from "./output.ts";
 import type { Style } from "./style.ts";
 import { importLazily } from "../platform/lazy_import.ts";
@@ -33,18 +34,44 @@ export function addConversationCommand(
   conversation.command("ls")
     .alias("list")
     .description("list the conversations of the workspace")
+    .addOption(
+      new Option("--sort <field>", "order by a field (default: activity)")
+        .choices(["id", "created", "activity", "messages", "local"] as const),
+    )
+    .option("--descending", "the newest (or largest) first")
+    .option(
+      "--limit <n>",
+      "list at most this many (the last in the order)",
+      parseCount,
+    )
+    .option("--archived", "archived conversations instead of live ones")
+    .option(
+      "--local",
+      "only conversations stored user-local (no workspace copy)",
+    )
     .addOption(jsonOption())
     .addHelpText(
       "after",
-      "\nExit code 1 when a conversation could not be read (the rest are still listed).\n\n" +
-        "Examples:\n  jpt conversation ls\n  jpt c ls --json\n",
+      "\nOrdered as jp's conversation ls: by last activity, the newest last (archived ones by\n" +
+        "when they were archived, the latest first); --limit keeps the last n and says how many\n" +
+        "it hid. Exit code 1 when a conversation could not be read (the rest are still listed).\n\n" +
+        "Examples:\n  jpt conversation ls\n  jpt c ls --sort messages --limit 5\n  jpt c ls --archived --json\n",
     )
     .action(async (opts) => {
       const { listConversations } = await importLazily(
         "app/read/list_conversations.ts",
       );
       const context = deps.context();
-      const { rows, errors, warnings } = await listConversations(context);
+      const { rows, errors, warnings, hidden } = await listConversations(
+        context,
+        {
+          archived: opts.archived === true,
+          local: opts.local === true,
+          descending: opts.descending === true,
+          ...(opts.sort === undefined ? {} : { sort: opts.sort }),
+          ...(opts.limit === undefined ? {} : { limit: opts.limit }),
+        },
+      );
       for (const warning of warnings) {
         context.io.err(`warning: ${sanitizeLine(warning)}\n`);
       }
@@ -60,6 +87,9 @@ export function addConversationCommand(
           const widths = allPrintableAscii(cells.flat())
             ? asciiColumns
             : await importLazily("cli/columns.ts");
+          if (hidden > 0) {
+            context.io.out(context.outStyle.dim(`(${hidden} hidden)`) + "\n");
+          }
           context.io.out(
             formatTable(cells, context.outStyle, context.io.columns, widths),
           );

@@ -5,6 +5,7 @@ import {
   KeywordTargetError,
   resolveTarget,
   targetConversation,
+  TargetHelp,
 } from "../../src/app/conversation_target.ts";
 import { NoConversationsError, type Session } from "../../src/app/session.ts";
 import { UsageError } from "../../src/errors/jpt_error.ts";
@@ -112,7 +113,7 @@ Deno.test("resolveTarget() follows jp's aliases: recent, newest, pinned, archive
   assert.equal(await id("17800000003"), "17800000003");
 });
 
-Deno.test("resolveTarget() refuses jp's pickers and multi-target keywords with the fix; help lists the aliases", async () => {
+Deno.test("resolveTarget() without a picker: picker keywords and unknown ones are usage errors, multi-target keywords refused with the fix; help is the keyword table (exit 0); with one, ? asks it", async () => {
   const { ws } = await workspaceWithHistory();
   await using _ = ws;
   const session = testSession(ws);
@@ -121,10 +122,15 @@ Deno.test("resolveTarget() refuses jp's pickers and multi-target keywords with t
     await assert.rejects(
       resolveTarget(session, workspace, target),
       (error) =>
-        error instanceof UsageError && /interactive picker/.test(error.message),
+        error instanceof UsageError && /needs a terminal/.test(error.message),
       target,
     );
   }
+  await assert.rejects(
+    resolveTarget(session, workspace, "?x"),
+    (error) =>
+      error instanceof UsageError && /\?, \?p, \?s or \?a/.test(error.message),
+  );
   for (const target of ["+live", "+p", "-"]) {
     await assert.rejects(
       resolveTarget(session, workspace, target),
@@ -137,9 +143,22 @@ Deno.test("resolveTarget() refuses jp's pickers and multi-target keywords with t
   await assert.rejects(
     resolveTarget(session, workspace, "help"),
     (error) =>
-      error instanceof UsageError && /\., active/.test(error.message) &&
-      /n, newest/.test(error.message),
+      error instanceof TargetHelp && error.exitCode === 0 &&
+      /\., active/.test(error.message) && /n, newest/.test(error.message),
   );
+  // With a picker, ? offers every live conversation, most recently activated first.
+  const offered: string[][] = [];
+  const picking = {
+    ...session,
+    pick: (request: { choices: Array<{ value: string }> }) => {
+      offered.push(request.choices.map((choice) => choice.value));
+      return Promise.resolve(request.choices.at(-1)!.value);
+    },
+  };
+  const picked = await resolveTarget(picking, workspace, "?");
+  assert.equal(offered.length, 1);
+  assert.equal(picked.id, offered[0]!.at(-1));
+  assert.ok(offered[0]!.length >= 2);
 });
 
 Deno.test("the session's active and previous conversations come from jp's session file for $JP_SESSION", async () => {

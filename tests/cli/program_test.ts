@@ -62,6 +62,7 @@ Deno.test("jpt conversation ls shows id, turns, activity, root and title", async
     last_activated_at: "2026-10-30 09:59:59.0",
     roots: ["workspace"],
     path: `${ws.conversations}/17758406187-fix-it`,
+    archived_at: null,
   });
 });
 
@@ -82,4 +83,85 @@ Deno.test("jpt -v prints the Caused by: chain of a user error; without -v one li
   assert.equal(verbose.code, 1);
   assert.match(verbose.stderr, /\n {2}Caused by: /);
   assert.doesNotMatch(verbose.stderr, /\n\s+at /, "no stack for a user error");
+});
+
+Deno.test("conversation ls orders and filters as jp's: by activity (newest last), --sort, --descending, --limit with what it hid, --archived, --local", async () => {
+  await using ws = await tempWorkspace();
+  const { writeConversation, simpleTurns } = await import(
+    "../support/workspace.ts"
+  );
+  const meta = (at: string, extra = {}) =>
+    JSON.stringify({ last_activated_at: at, ...extra }, null, 2) + "\n";
+  const turnsAt = (n: number, day: number) => {
+    const entries = JSON.parse(
+      new TextDecoder().decode(simpleTurns(`d${day}`, n)),
+    );
+    for (const entry of entries) entry.timestamp = `2026-01-0${day} 00:00:00.0`;
+    return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
+  };
+  // Created 1, 2, 3; last active 3, 1, 2; turns 1, 3, 2.
+  await writeConversation(
+    ws.conversations,
+    "17800000001",
+    turnsAt(1, 3),
+    meta("2026-01-03 00:00:00.0"),
+  );
+  await writeConversation(
+    ws.conversations,
+    "17800000002",
+    turnsAt(3, 1),
+    meta("2026-01-01 00:00:00.0"),
+  );
+  await writeConversation(
+    ws.conversations,
+    "17800000003",
+    turnsAt(2, 2),
+    meta("2026-01-02 00:00:00.0"),
+  );
+  const silo = `${ws.userData}/workspace/project-abcde/conversations`;
+  await writeConversation(
+    silo,
+    "17800000004",
+    turnsAt(1, 4),
+    meta("2026-01-04 00:00:00.0"),
+  );
+  await writeConversation(
+    `${ws.conversations}/.archive`,
+    "17800000005",
+    turnsAt(1, 5),
+    meta("2026-01-05 00:00:00.0", { archived_at: "2026-02-01 00:00:00.0" }),
+  );
+  await writeConversation(
+    `${ws.conversations}/.archive`,
+    "17800000006",
+    turnsAt(1, 6),
+    meta("2026-01-06 00:00:00.0", { archived_at: "2026-03-01 00:00:00.0" }),
+  );
+  const ids = async (...args: string[]) => {
+    const result = await runJpt(["conversation", "ls", "--json", ...args], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(result.stdout).map((row: { id: string }) =>
+      Number(row.id.slice(-1))
+    );
+  };
+  assert.deepEqual(await ids(), [2, 3, 1, 4]);
+  assert.deepEqual(await ids("--descending"), [4, 1, 3, 2]);
+  assert.deepEqual(await ids("--sort", "created"), [1, 2, 3, 4]);
+  assert.deepEqual(await ids("--sort", "messages"), [1, 4, 3, 2]);
+  assert.deepEqual(await ids("--limit", "2"), [1, 4]);
+  assert.deepEqual(await ids("--local"), [4]);
+  assert.deepEqual(await ids("--archived"), [6, 5]);
+  const table = await runJpt(["conversation", "ls", "--limit", "1"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.match(table.stdout, /^\(3 hidden\)\nID +TURNS/);
+  const bad = await runJpt(["conversation", "ls", "--sort", "size"], {
+    cwd: ws.root,
+    env: ws.env,
+  });
+  assert.equal(bad.code, 2);
 });
