@@ -13,8 +13,14 @@ import type { Style } from "./style.ts";
 export interface CliContext extends Session {
   /** Output streams. */
   io: Io;
-  /** `--verbose`. */
+  /** `--verbose`: log lines go to standard error. */
   verbose: boolean;
+  /**
+   * Writes one log line (a flow's diagnostics): on standard error with
+   * `--verbose` or `--log-file -`, into the file `--log-file` names, else
+   * nowhere.
+   */
+  log(line: string): void;
   /** Colours for standard output (off unless it is a terminal). */
   outStyle: Style;
   /** Colours for standard error (off unless it is a terminal). */

@@ -68,8 +68,7 @@ export function addEditCommand(
         confirmReopen: () =>
           context.io.stdinIsTerminal && confirm(context, "Reopen the editor?"),
         say: (line) => context.io.err(`${sanitizeLine(line)}\n`),
-        log: (line) =>
-          context.verbose && context.io.err(`${sanitizeLine(line)}\n`),
+        log: (line) => context.log(line),
       });
       deps.setExitCode(
         outcome === "invalid" ? ExitCode.failure : ExitCode.ok,

@@ -21,6 +21,7 @@ import { type Colors, colourAllowed, styleFor } from "./style.ts";
 import { ENVIRONMENT_HELP } from "./environment_help.ts";
 import { VERSION } from "./version.ts";
 import { processSessionProbe } from "./process_session.ts";
+import { logLineWriter } from "./log_line.ts";
 import type { HostConfig } from "../config/load_config.ts";
 import type { PickRequest } from "../app/pick.ts";
 import { importLazily } from "../platform/lazy_import.ts";
@@ -79,6 +80,10 @@ export async function runCli(
       return ExitCode.ok;
     }
     const verbose = program.opts().verbose === true;
+    // -q: the exit code is the whole answer.
+    if (program.opts().quiet === true) {
+      return error instanceof JptError ? error.exitCode : ExitCode.failure;
+    }
     const [message, ...causes] = causeChain(error);
     io.err(`error: ${sanitizeLine(message ?? "")}\n`);
     if (error instanceof JptError) {
@@ -152,16 +157,13 @@ function cfgValues(values: string[]): string[] {
   return values;
 }
 
-async function buildProgram(
-  options: RunOptions,
-  setExitCode: (code: number) => void,
-  entries: readonly CommandEntry[],
-) {
+/** The root command: jp's global options, help and output streams. */
+function rootCommand(options: RunOptions) {
   const { io } = options;
   // As a jp plugin the command is jp's (`jp turns --help`: `Usage: jp turns`).
   const root = new Command(options.host === undefined ? "jpt" : "jp");
   root.showGlobalOptions = true;
-  const program = root
+  return root
     .description(
       "Turn summaries and tools for jp conversations (.jp workspaces)",
     )
@@ -170,7 +172,15 @@ async function buildProgram(
       "-w, --workspace <dir>",
       "use the jp workspace at DIR instead of searching upward from here",
     )
-    .option("-v, --verbose", "show details of errors")
+    .option("-v, --verbose", "show details of errors, and log lines")
+    .option(
+      "-q, --quiet",
+      "print nothing on standard error, errors included (as jp)",
+    )
+    .option(
+      "--log-file <path>",
+      "write the log lines to PATH (- for standard error), as jp",
+    )
     .option(
       "-c, --cfg <value>",
       "config override, repeatable: key=value, key:=<json>, key+=value, key:+=<json>, @file, {json}, or a file or named config",
@@ -184,18 +194,36 @@ async function buildProgram(
       writeErr: (text) => io.err(text),
       formatHelp,
     }, "(run with --help for usage)");
+}
 
+async function buildProgram(
+  options: RunOptions,
+  setExitCode: (code: number) => void,
+  entries: readonly CommandEntry[],
+) {
+  const { io } = options;
+  const program = rootCommand(options);
   const processSession = processSessionProbe();
+  let logLine: ((line: string) => void) | undefined;
   const warned = new Set<string>();
   const warn = (line: string) => {
-    if (warned.has(line)) return;
+    if (warned.has(line) || program.opts().quiet === true) return;
     warned.add(line);
     io.err(`warning: ${sanitizeLine(line)}\n`);
   };
   const deps: CommandDeps = {
     context: () => {
       const globals = program.opts();
+      const shownIo: Io = globals.quiet === true
+        ? { ...io, err: () => {} }
+        : io;
       return {
+        log: logLine ??= logLineWriter({
+          verbose: globals.verbose === true || globals.logFile === "-",
+          quiet: globals.quiet === true,
+          logFile: globals.logFile,
+          err: shownIo.err,
+        }),
         warn,
         outStyle: styleFor(
           colourAllowed(io.stdoutIsTerminal, options.env),
@@ -205,12 +233,12 @@ async function buildProgram(
           colourAllowed(io.stderrIsTerminal, options.env),
           options.colors,
         ),
-        io,
+        io: shownIo,
         env: options.env,
         envVariables: options.envVariables,
         cwd: options.cwd,
         workspaceDir: globals.workspace,
-        verbose: globals.verbose === true,
+        verbose: globals.verbose === true || globals.logFile === "-",
         cfg: cfgValues(globals.cfg),
         model: globals.model,
         processSession,

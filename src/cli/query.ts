@@ -242,8 +242,7 @@ function turnSink(
 ): TurnSink {
   const terminal = context.io.stderrIsTerminal;
   const style = context.errStyle;
-  const log = (line: string) =>
-    context.verbose && context.io.err(`${sanitizeLine(line)}\n`);
+  const log = (line: string) => context.log(line);
   return {
     text: (piece) => {
       spinners.firstToken();

@@ -20,7 +20,7 @@ import {
   parseCount,
   parseSeconds,
 } from "./command_deps.ts";
-import { formatJson, sanitizeLine } from "./output.ts";
+import { formatJson } from "./output.ts";
 import type { CliContext } from "./context.ts";
 import { importLazily } from "../platform/lazy_import.ts";
 
@@ -209,7 +209,7 @@ async function runDirectBackfill(
     force: opts.force ? (opts.forceUser ? "all" : "model") : undefined,
     signal: deps.signal,
     timeoutMs: opts.timeout * 1000,
-    log: (line) => context.verbose && context.io.err(`${sanitizeLine(line)}\n`),
+    log: (line) => context.log(line),
     onStart: (total) => progress?.start(total),
     onProgress: (id, summarized) => progress?.turns(id, summarized),
     onFinished: (outcome) => progress?.finished(outcome),

@@ -59,7 +59,7 @@ export async function runBatchBackfill(
     ...options,
     pollMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 30_000,
     signal,
-    log: (line) => context.verbose && context.io.err(`${sanitizeLine(line)}\n`),
+    log: (line) => context.log(line),
     onStatus: (status) => {
       const { total, completed, failed } = status.counts;
       const line = `batch ${status.id}: ${status.status}${

@@ -51,8 +51,7 @@ export function addWatchCommand(
           opts.json === true
             ? context.io.out(`${JSON.stringify(action)}\n`)
             : context.io.err(formatAction(action, context.errStyle)),
-        log: (line) =>
-          context.verbose && context.io.err(`${sanitizeLine(line)}\n`),
+        log: (line) => context.log(line),
       });
       // Stopping on a signal is how a watcher ends: not a failure.
       deps.setExitCode(ExitCode.ok);

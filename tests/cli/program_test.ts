@@ -165,3 +165,40 @@ Deno.test("conversation ls orders and filters as jp's: by activity (newest last)
   });
   assert.equal(bad.code, 2);
 });
+
+Deno.test("-q prints nothing on stderr (errors included) and keeps the exit code; --log-file writes the log lines to a file, - to stderr, as jp", async () => {
+  await using ws = await tempWorkspace();
+  const { FakeLlm, summaryResponder } = await import("../support/fake_llm.ts");
+  const { writeConversation, simpleTurns } = await import(
+    "../support/workspace.ts"
+  );
+  await using llm = FakeLlm.start(summaryResponder());
+  await writeConversation(ws.conversations, "17800000000", simpleTurns("q", 2));
+  await writeConversation(ws.conversations, "17800000001", simpleTurns("r", 2));
+  await Deno.writeTextFile(
+    `${ws.root}/.jp/config.toml`,
+    `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${llm.url}"\n`,
+  );
+  const run = (args: string[]) => runJpt(args, { cwd: ws.root, env: ws.env });
+  const quiet = await run(["-q", "turns", "17999999999"]);
+  assert.equal(quiet.code, 1);
+  assert.equal(quiet.stderr, "");
+  const loud = await run(["turns", "17999999999"]);
+  assert.match(loud.stderr, /^error: /);
+  const logged = await run([
+    "--log-file",
+    "run.log",
+    "summarize",
+    "17800000000",
+  ]);
+  assert.equal(logged.code, 0, logged.stderr);
+  const log = await Deno.readTextFile(`${ws.root}/run.log`);
+  assert.ok(log.trim().split("\n").length >= 1, log);
+  assert.ok(!logged.stderr.includes(log.split("\n")[0]!), "not on stderr too");
+  const dash = await run(["--log-file", "-", "summarize", "17800000001"]);
+  assert.equal(dash.code, 0, dash.stderr);
+  assert.ok(
+    dash.stderr.includes(log.split("\n")[0]!.slice(0, 20)),
+    dash.stderr,
+  );
+});
