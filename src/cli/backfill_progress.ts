@@ -9,6 +9,7 @@
 
 import type { BackfillOutcome } from "../app/summarize/backfill.ts";
 import { sanitizeLine } from "./output.ts";
+import { FAILED_SEE_BELOW } from "./backfill_report.ts";
 
 /** Where progress goes and how. */
 export interface ProgressOptions {
@@ -111,8 +112,9 @@ export class BackfillProgress {
     this.#failed += failed;
     if (this.#live) return this.#draw();
     if (this.#total < 2) return;
-    const what = outcome.status === "error" || outcome.status === "locked" ||
-        outcome.status === "incomplete"
+    const what = outcome.status === "error"
+      ? FAILED_SEE_BELOW
+      : outcome.status === "locked" || outcome.status === "incomplete"
       ? `skipped: ${outcome.error ?? outcome.status}`
       : `${outcome.summarized.length} summarized, ${outcome.restored.length} restored, ${failed} failed`;
     this.#write(

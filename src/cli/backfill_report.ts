@@ -11,7 +11,13 @@ import type {
 } from "../app/summarize/backfill.ts";
 import { ExitCode } from "../errors/jpt_error.ts";
 import { sanitizeLine } from "./output.ts";
-import { inheritedModelHint as hintFor } from "./inherited_model_hint.ts";
+import {
+  inheritedModelHint as hintFor,
+  inheritedModelsHint,
+} from "./inherited_model_hint.ts";
+
+/** A conversation's outcome when its cause is in the grouped message below. */
+export const FAILED_SEE_BELOW = "failed (see below)";
 
 /**
  * The exit code of a backfill: 130 when interrupted, 1 when a conversation
@@ -65,11 +71,13 @@ export function formatOutcomes(
   let text = "";
   for (const outcome of outcomes) {
     const head = `${outcome.id}${outcome.model ? ` (${outcome.model})` : ""}`;
-    if (
-      outcome.status === "locked" || outcome.status === "error" ||
-      outcome.status === "incomplete"
-    ) {
-      text += `${head}: ${outcome.status === "error" ? "failed" : "skipped"}: ${
+    if (outcome.status === "error") {
+      // The cause is printed once below, for every conversation it stopped.
+      text += `${head}: ${FAILED_SEE_BELOW}\n`;
+      continue;
+    }
+    if (outcome.status === "locked" || outcome.status === "incomplete") {
+      text += `${head}: skipped: ${
         sanitizeLine(outcome.error ?? outcome.status)
       }\n`;
       continue;
@@ -154,16 +162,41 @@ export function formatFailures(
 }
 
 /**
- * When the summary model that failed was not chosen for summaries (it was
- * inherited from the title or the assistant model, often a conversation's
- * stored one), which one it was and the fixes.
+ * When the summary models that failed were not chosen for summaries (they
+ * were inherited from the title or the assistant model, often from each
+ * conversation's stored config), every one of them with where it came
+ * from and how many conversations it stopped, then the fix.
  */
 function inheritedModelHint(stopped: readonly BackfillOutcome[]): string {
-  const inherited = stopped.find((outcome) =>
-    outcome.failure_permanent === true &&
-    outcome.model !== undefined && outcome.model_from !== undefined &&
-    !outcome.model_from.startsWith("conversation.turn_summary.generate.model")
-  );
-  if (inherited === undefined) return "";
-  return hintFor(inherited.model!, inherited.model_from!);
+  const inherited = new Map<
+    string,
+    { model: string; from: string; ids: string[] }
+  >();
+  for (const outcome of stopped) {
+    if (
+      outcome.failure_permanent !== true || outcome.model === undefined ||
+      outcome.model_from === undefined ||
+      outcome.model_from.startsWith("conversation.turn_summary.generate.model")
+    ) continue;
+    // "…, set by conversation jp-c1 (path)": one origin for every conversation.
+    const from = outcome.model_from.replace(
+      /, set by conversation jp-c\d+ \([^)]*\)$/,
+      ", set by the conversation's stored config",
+    );
+    const key = `${outcome.model}\u0000${from}`;
+    const group = inherited.get(key) ?? { model: outcome.model, from, ids: [] };
+    group.ids.push(outcome.id);
+    inherited.set(key, group);
+  }
+  const groups = [...inherited.values()];
+  if (groups.length === 0) return "";
+  if (groups.length === 1 && groups[0]!.ids.length === 1) {
+    const only = stopped.find((outcome) => outcome.id === groups[0]!.ids[0])!;
+    return hintFor(only.model!, only.model_from!);
+  }
+  return inheritedModelsHint(groups.map((group) => ({
+    model: group.model,
+    from: group.from,
+    conversations: group.ids,
+  })));
 }

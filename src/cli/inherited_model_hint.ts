@@ -19,9 +19,34 @@ import { sanitizeLine } from "./output.ts";
 export function inheritedModelHint(model: string, from: string): string {
   return `  The summary model ${sanitizeLine(model)} is inherited from ${
     sanitizeLine(from)
-  }.\n` +
-    "  Fix: choose a model for summaries in .jp/jpt.toml (jp never reads it):\n" +
-    "    [conversation.turn_summary.generate.model]\n" +
-    '    id = "ollama/llama3.2:3b"\n' +
-    "  or give the inherited model what the message asks for (its key).\n";
+  }.\n` + FIX;
 }
+
+/**
+ * The hint lines for several inherited models (conversations store their own).
+ *
+ * @param models Each model, where it was inherited from, and the
+ *   conversations it stopped.
+ * @returns Indented lines, each ending in a newline.
+ */
+export function inheritedModelsHint(
+  models: ReadonlyArray<
+    { model: string; from: string; conversations: readonly string[] }
+  >,
+): string {
+  const lines = models.map(({ model, from, conversations }) => {
+    const named = conversations.slice(0, 3).join(", ") +
+      (conversations.length > 3 ? `, … (${conversations.length})` : "");
+    return `    ${sanitizeLine(model)} from ${sanitizeLine(from)}: ${
+      sanitizeLine(named)
+    }\n`;
+  });
+  return "  The summary models are inherited, none chosen for summaries:\n" +
+    lines.join("") + FIX.replace("inherited model", "inherited models");
+}
+
+const FIX =
+  "  Fix: choose a model for summaries in .jp/jpt.toml (jp never reads it):\n" +
+  "    [conversation.turn_summary.generate.model]\n" +
+  '    id = "ollama/llama3.2:3b"\n' +
+  "  or give the inherited model what the message asks for (a key).\n";

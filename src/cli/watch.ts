@@ -44,17 +44,25 @@ export function addWatchCommand(
         "app/summarize/watch_workspace.ts",
       );
       const context = deps.context();
+      let failed = false;
       await watchWorkspace(context, {
         signal: deps.signal,
         once: opts.once === true,
-        onAction: (action) =>
-          opts.json === true
-            ? context.io.out(`${JSON.stringify(action)}\n`)
-            : context.io.err(formatAction(action, context.errStyle)),
+        onAction: (action) => {
+          if (action.action === "problem" || action.action === "error") {
+            failed = true;
+          }
+          if (opts.json === true) {
+            context.io.out(`${JSON.stringify(action)}\n`);
+          } else context.io.err(formatAction(action, context.errStyle));
+        },
         log: (line) => context.log(line),
       });
-      // Stopping on a signal is how a watcher ends: not a failure.
-      deps.setExitCode(ExitCode.ok);
+      // Stopping on a signal is how a watcher ends: not a failure. A single
+      // pass (--once) ends as summarize does: 1 when something failed.
+      deps.setExitCode(
+        opts.once === true && failed ? ExitCode.failure : ExitCode.ok,
+      );
     });
 }
 

@@ -11,7 +11,7 @@ import { copyConversation, tempWorkspace } from "../support/workspace.ts";
 
 Deno.test({
   name:
-    "real conversations with no summary model configured: one grouped message naming the inherited model and both fixes, totals that add up, exit 1",
+    "real conversations with no summary model configured: the cause once, grouped, naming every inherited model with its origin and both fixes; rows and progress say failed (see below); totals that add up, exit 1",
   ignore: FIXTURES_DIR === undefined,
   async fn() {
     await using ws = await tempWorkspace();
@@ -32,15 +32,32 @@ Deno.test({
         `^error: ${dirs.length} conversations: No API key for anthropic`,
       ),
     );
+    // The conversations store two models: both named, each with its origin.
     assert.match(
       result.stderr,
-      /The summary model anthropic\/\S+ is inherited from conversation\.title\.generate\.model, set by conversation jp-c\d+/,
+      /The summary models are inherited, none chosen for summaries:\n {4}anthropic\/claude-3-5-haiku-latest from conversation\.title\.generate\.model, set by the conversation's stored config: jp-c\d+/,
+    );
+    assert.match(
+      result.stderr,
+      /\n {4}anthropic\/claude-haiku-4-5 from conversation\.title\.generate\.model, set by the conversation's stored config: jp-c\d+/,
     );
     assert.match(
       result.stderr,
       /\[conversation\.turn_summary\.generate\.model\]/,
     );
-    assert.match(result.stderr, /its key/);
+    assert.match(result.stderr, /\(a key\)/);
+    // The cause appears once: no row or progress line repeats it.
+    assert.equal(
+      (result.stdout + result.stderr).split("No API key for anthropic").length -
+        1,
+      1,
+    );
+    assert.equal(
+      result.stdout.split("\n").filter((line) =>
+        line.endsWith(": failed (see below)")
+      ).length,
+      dirs.length,
+    );
     assert.match(
       result.stdout,
       new RegExp(
@@ -104,7 +121,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "jpt watch says once which summary model was inherited from where, with the fix (the same lines as summarize)",
+    "jpt watch says once which summary model was inherited from where, with the fix (the same lines as summarize); --once exits 1 as summarize does",
   ignore: FIXTURES_DIR === undefined,
   async fn() {
     await using ws = await tempWorkspace();
@@ -114,7 +131,7 @@ Deno.test({
       cwd: ws.root,
       env: { ...ws.env, ANTHROPIC_API_KEY: "" },
     });
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 1, result.stderr);
     const problems = result.stderr.split("\n").filter((line) =>
       / problem: /.test(line)
     );
