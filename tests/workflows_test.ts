@@ -141,9 +141,7 @@ Deno.test("action.yml is a composite action that runs jpt check with GitHub anno
   assert.deepEqual(Object.keys(action.inputs).sort(), [
     "fail-on-warnings",
     "paths",
-    "version",
   ]);
-  assert.equal(action.inputs.version!.default, denoConfig.version);
   const script = action.runs.steps.map((step) => step.run ?? "").join("\n");
   assert.match(script, /check --format github/);
   const deno = Deno.readTextFileSync(join(REPO_ROOT, ".deno-version")).trim();
@@ -151,4 +149,55 @@ Deno.test("action.yml is a composite action that runs jpt check with GitHub anno
   assert.ok(action.runs.steps.every((step) => step.shell === "bash"));
   // Inputs reach the script through the environment, never pasted into it.
   assert.doesNotMatch(script, /\$\{\{/);
+});
+
+Deno.test("action.yml's script runs this checkout's jpt check on a workspace and prints annotations (a stand-in npx runs deno)", async () => {
+  const action = parse(
+    Deno.readTextFileSync(join(REPO_ROOT, "action.yml")),
+  ) as { runs: { steps: Array<Step> } };
+  const script = action.runs.steps.map((step) => step.run ?? "").join("\n");
+  const bin = await Deno.makeTempDir();
+  try {
+    // npx -y deno@X run … → deno run …
+    await Deno.writeTextFile(
+      join(bin, "npx"),
+      `#!/bin/sh\nshift 2\nexec '${Deno.execPath()}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const broken = join(bin, "ws");
+    await Deno.mkdir(join(broken, ".jp", "conversations", "17800000000"), {
+      recursive: true,
+    });
+    await Deno.writeTextFile(join(broken, ".jp", ".id"), "x\nactio\n");
+    await Deno.writeTextFile(
+      join(broken, ".jp", "conversations", "17800000000", "events.json"),
+      '[\n  {"type": "turn_start", "timestamp": 7}\n]\n',
+    );
+    await Deno.writeTextFile(
+      join(broken, ".jp", "conversations", "17800000000", "metadata.json"),
+      '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+    );
+    const run = (paths: string) =>
+      new Deno.Command("bash", {
+        args: ["-c", script],
+        cwd: REPO_ROOT,
+        env: {
+          PATH: `${bin}:${Deno.env.get("PATH")}`,
+          JPT_PATHS: paths,
+          JPT_ACTION_PATH: REPO_ROOT,
+          JPT_FAIL_ON_WARNINGS: "false",
+          NO_COLOR: "1",
+        },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const good = await run("testdata/workspace");
+    assert.equal(good.code, 0, new TextDecoder().decode(good.stderr));
+    const bad = await run(broken);
+    const out = new TextDecoder().decode(bad.stdout);
+    assert.equal(bad.code, 1, out);
+    assert.match(out, /^::error file=.*events\.json,line=2,col=\d+::/m);
+  } finally {
+    await Deno.remove(bin, { recursive: true });
+  }
 });

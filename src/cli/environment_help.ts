@@ -23,10 +23,10 @@ Environment:
   JP_SESSION              jp's terminal session (else the Unix session, else TMUX_PANE, WEZTERM_PANE, …):
                           picks the conversation "." and "s" name, and the default one
   JPT_CONFIG_DIR          jpt's user config directory (default ~/.config/jpt)
-  JPT_DATA_DIR            jpt's data: label records, worker log, usage, batch state (default ~/.local/share/jpt)
+  JPT_DATA_DIR            jpt's data: turn-summary records, worker log, usage, batch state (default ~/.local/share/jpt)
   JPT_TRUSTED_WORKSPACES  workspaces (absolute paths) whose .jp config may choose where keys are sent
   JPT_MAX_FILE_BYTES      the largest events.json jpt reads (default 2 GiB)
-  JPT_LABEL_STORE_MAX     the most conversation records the label store keeps (default 100000)
+  JPT_LABEL_STORE_MAX     the most conversation records the turn-summary store keeps (default 100000)
   JPT_DRAIN_BUDGET_MS     how long jpt query waits for background work when it does not detach (default 10000)
   JPT_WORKER_LOCK_WAIT_MS how long a background worker waits for a held lock (default 60000)
   JPT_IDLE_TIMEOUT_SECS   give up on a reply that sends nothing this long (default 120)

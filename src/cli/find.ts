@@ -1,5 +1,5 @@
 /**
- * `jpt find PATTERN…`: search every conversation's turns, by label first.
+ * `jpt find WORDS…`: search every conversation's turns, by turn summary first.
  *
  * @module
  */
@@ -117,7 +117,7 @@ export function addFindCommand(
 
 /** The help text after the options. */
 const FIND_HELP =
-  "\nSearches each turn's summary (also one jp's save dropped, from jpt's label record), its\n" +
+  "\nSearches each turn's summary (also one jp's save dropped, from jpt's turn-summary record), its\n" +
   "requests and the assistant's messages (never reasoning). The words are one phrase, as\n" +
   "jp conversation grep searches them; --all-words finds turns holding every word anywhere.\n" +
   "Case-insensitive unless the pattern has a capital letter. Prints\n" +

@@ -1,7 +1,7 @@
 /**
  * The permissions jpt runs with, everywhere it starts itself or is started
  * by a launcher it writes: `deno task install`'s shim, the plugin launchers
- * and the detached worker a query hands its labels to. Not `-A`: jpt needs
+ * and the detached worker a query hands its turn summaries to. Not `-A`: jpt needs
  * no foreign function interface and imports no code from the network.
  *
  * @module

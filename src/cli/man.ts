@@ -50,7 +50,7 @@ export function manPage(program: CommandUnknownOpts): string {
     ".B jpt",
     "[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIoptions\\fR] [\\fIarguments\\fR]",
     ".SH DESCRIPTION",
-    "jpt labels every turn of a jp conversation with a one-line summary " +
+    "jpt gives every turn of a jp conversation a one-line turn summary " +
     "(jp's RFD 126), written in the background by a cheap or local model, " +
     "and offers a chat, a turn list, a backfill, an editor and a CI check " +
     "over jp's .jp workspace format. jp reads every byte jpt writes.",
@@ -90,7 +90,7 @@ export function manPage(program: CommandUnknownOpts): string {
     "jpt's settings for a workspace (jp never reads it).",
     ".TP",
     ".I $JPT_DATA_DIR",
-    "label records, the worker log, token usage and Batch-API state.",
+    "turn-summary records, the worker log, token usage and Batch-API state.",
     ".SH SEE ALSO",
     ".BR jp (1)",
   );

@@ -1,6 +1,6 @@
 /**
  * `jpt outline [CONVERSATION]`: a changelog of a conversation, one line per
- * turn (`- <label> (<id>)`), ready for a pull-request description.
+ * turn (`- <turn summary> (<id>)`), ready for a pull-request description.
  *
  * @module
  */
@@ -33,8 +33,8 @@ export function addOutlineCommand(
     )
     .addHelpText(
       "after",
-      "\nA turn without a label shows its first request line. --format json prints\n" +
-        '{"conversation", "title", "turns": [{"index", "event_id", "label", "fallback"}]}.\n\n' +
+      "\nA turn without a turn summary shows its first request line. --format json prints\n" +
+        '{"conversation", "title", "turns": [{"index", "event_id", "summary", "fallback"}]}.\n\n' +
         "Examples:\n  jpt outline\n  jpt outline jp-c17800000000 >> pr-description.md\n",
     )
     .action(async (conversation, opts) => {
@@ -50,7 +50,7 @@ export function addOutlineCommand(
           turns: view.turns.map((turn) => ({
             index: turn.index,
             event_id: turn.eventId ?? null,
-            label: turn.summary ?? null,
+            summary: turn.summary ?? null,
             fallback: turn.fallback ?? null,
           })),
         }));

@@ -187,7 +187,7 @@ const TERMINAL_LOCK_WAIT_MS = 60_000;
 
 /** The help text after the options. */
 const QUERY_HELP =
-  "\nWhile the reply streams, completed turns without a summary are labelled by the turn-summary\n" +
+  "\nWhile the reply streams, completed turns without a summary get one from the turn-summary\n" +
   "model (conversation.turn_summary.generate), at most batch_size per query: by a detached\n" +
   "worker the query starts (jpt log shows what workers did), so the query exits right after the\n" +
   "reply. With detach = false the query does it itself and waits at most 10 s at the end, showing\n" +

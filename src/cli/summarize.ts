@@ -66,11 +66,11 @@ export function addSummarizeCommand(
     )
     .option(
       "--force",
-      "also ask again for labelled turns a model labelled (yours are kept)",
+      "also ask again for turns whose summary a model wrote (yours are kept)",
     )
     .option(
       "--force-user",
-      "with --force: ask again for labels people wrote too",
+      "with --force: ask again for summaries people wrote too",
     )
     .option(
       "--batch-api",
@@ -132,10 +132,10 @@ const SUMMARIZE_HELP =
   "covers is kept in jpt's data directory, so --resume applies a batch after the process that\n" +
   "submitted it ended. Results are checked against each turn's fingerprint before they are\n" +
   "written, as direct answers are. JPT_BATCH_POLL_SECS sets the polling interval (default 30).\n\n" +
-  "Labels you wrote (jpt edit, or in the file) are never replaced. A label removed while its turn\n" +
-  "keeps its event_id is asked for again. --force asks again for the labels a model wrote (after\n" +
+  "Summaries you wrote (jpt edit, or in the file) are never replaced. One removed while its turn\n" +
+  "keeps its event_id is asked for again. --force asks again for the summaries a model wrote (after\n" +
   "changing the model or the prompt); add --force-user to redo yours too; jpt turns --stale\n" +
-  "shows which labels --force would redo.\n\n" +
+  "shows which summaries --force would redo.\n\n" +
   "Examples:\n  jpt summarize --dry-run\n  jpt summarize --all --jobs 8\n  jpt summarize --all --json\n" +
   "  jpt summarize --force --dry-run\n  jpt summarize --all --batch-api --no-wait\n  jpt summarize --batch-api --resume\n";
 

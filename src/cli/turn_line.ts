@@ -1,5 +1,5 @@
 /**
- * One line of a turn list, `# Turn N (<event_id>): <label>`, as `jpt turns`,
+ * One line of a turn list, `# Turn N (<event_id>): <summary>`, as `jpt turns`,
  * `jpt turns --all`, `jpt find` and `jpt show` print it.
  *
  * @module
@@ -23,7 +23,7 @@ export function formatTurnLine(row: TurnRow, style?: Style): string {
       style?.id(sanitizeLine(row.event_id)) ?? sanitizeLine(row.event_id)
     })`;
   const marker = (text: string) => style?.marker(text) ?? text;
-  const label = row.summary !== null
+  const shown = row.summary !== null
     ? row.restored
       ? `${sanitizeLine(row.summary)} ${marker("[restored]")}`
       : sanitizeLine(row.summary)
@@ -36,5 +36,5 @@ export function formatTurnLine(row: TurnRow, style?: Style): string {
     ? ` ${marker("[unverified]")}`
     : "";
   const source = row.source === "model" ? ` ${marker("[model]")}` : "";
-  return `# Turn ${row.index + 1}${id}: ${label}${mark}${source}\n`;
+  return `# Turn ${row.index + 1}${id}: ${shown}${mark}${source}\n`;
 }

@@ -53,7 +53,7 @@ export function addTurnsCommand(
     .addHelpText(
       "after",
       "\nEach line is `# Turn N (<event_id>): <summary>`, numbered from 1. A turn without a\n" +
-        "stored summary shows its label from jpt's label store, marked [restored] (released jp\n" +
+        "stored summary shows the one jpt's turn-summary store kept, marked [restored] (released jp\n" +
         "dropped it when it saved the file), else its first request line, marked [fallback].\n" +
         '--json gives [{"index", "event_id", "summary", "fallback", "restored"}], 0-based.\n\n' +
         "With --all, each conversation starts with a `jp-c<id>  <title>` line; --json adds\n" +

@@ -1,5 +1,5 @@
 /**
- * `jpt usage`: what labels and titles cost, in tokens (and money where a
+ * `jpt usage`: what turn summaries and titles cost, in tokens (and money where a
  * price is configured).
  *
  * @module
@@ -24,13 +24,13 @@ export function addUsageCommand(
 ): void {
   program.command("usage")
     .description(
-      "tokens used by label and title requests, per day, model and kind",
+      "tokens used by turn-summary and title requests, per day, model and kind",
     )
     .option("--since <date>", "from this day on (YYYY-MM-DD, UTC)", parseDay)
     .addOption(jsonOption())
     .addHelpText(
       "after",
-      "\nEvery label and title request records the tokens the provider reported (jpt's data\n" +
+      "\nEvery turn-summary and title request records the tokens the provider reported (jpt's data\n" +
         "directory, usage/). A cost is shown where a price per million tokens is set, in\n" +
         ".jp/jpt.toml or jpt's user config:\n\n" +
         '  [usage.prices."openai/gpt-5-mini"]\n  input = 0.25\n  output = 2.0\n\n' +
@@ -56,13 +56,15 @@ function parseDay(value: string): string {
 }
 
 function formatReport(report: UsageReport): string {
-  if (report.rows.length === 0) return "No label or title requests recorded\n";
+  if (report.rows.length === 0) {
+    return "No turn-summary or title requests recorded\n";
+  }
   const cost = (value: number | undefined) =>
     value === undefined ? "" : `  $${value.toFixed(4)}`;
   const lines = report.rows.map((row) =>
-    `${row.day}  ${
-      sanitizeLine(row.model)
-    }  ${row.kind}  ${row.requests} request(s)  ${row.prompt_tokens} in + ${row.completion_tokens} out = ${row.total_tokens} tokens${
+    `${row.day}  ${sanitizeLine(row.model)}  ${
+      row.kind === "label" ? "summary" : row.kind
+    }  ${row.requests} request(s)  ${row.prompt_tokens} in + ${row.completion_tokens} out = ${row.total_tokens} tokens${
       cost(row.cost)
     }`
   );

@@ -25,7 +25,7 @@ export function addWatchCommand(
 ): void {
   program.command("watch")
     .description(
-      "keep turn summaries up to date while you use jp: label finished turns, restore labels jp's saves drop",
+      "keep turn summaries up to date while you use jp: summarize finished turns, restore summaries jp's saves drop",
     )
     .option(
       "--once",

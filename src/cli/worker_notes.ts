@@ -1,6 +1,6 @@
 /**
  * What `jpt query` says about background workers on a terminal: once each,
- * what earlier workers gave up on (failures, labels left in the store
+ * what earlier workers gave up on (failures, summaries left in the store
  * because the lock stayed held), which otherwise shows only in the worker
  * log; and one dim line when this query's work continues in a worker.
  *
@@ -38,6 +38,7 @@ export async function showWorkerNotes(
     ...(title ? ["the title"] : []),
   ].join(" and ");
   context.io.err(
-    style.dim(`labels: ${what} continue in the background · jpt log`) + "\n",
+    style.dim(`turn summaries: ${what} continue in the background · jpt log`) +
+      "\n",
   );
 }

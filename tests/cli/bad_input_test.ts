@@ -79,8 +79,10 @@ Deno.test("duplicate event ids are an error before anything is written", async (
     env: ws.env,
   });
   assert.equal(summarize.code, 1);
+  // The cause is printed once, on stderr; the row says "failed (see below)".
+  assert.match(summarize.stdout, /: failed \(see below\)\n/);
   assert.match(
-    summarize.stdout,
+    summarize.stderr,
     /event id "same" is used by more than one entry/,
   );
   const query = await runJpt([...NO_SERVER, "query", "hello"], {

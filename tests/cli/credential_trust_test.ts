@@ -125,8 +125,8 @@ Deno.test(".jp/config.toml cannot choose where the key goes unless the workspace
     env: withoutUserUrl,
   });
   assert.equal(blocked.code, 1);
-  assert.ok(blocked.stdout.includes(config), blocked.stdout);
-  assert.match(blocked.stdout, /providers\.llm\.openai\.base_url/);
+  assert.ok(blocked.stderr.includes(config), blocked.stderr);
+  assert.match(blocked.stderr, /providers\.llm\.openai\.base_url/);
   assert.equal(attacker.requests.length, 0);
 
   const trusted = await runJpt(["summarize", "--all"], {

@@ -20,7 +20,7 @@ import {
   writeConversation,
 } from "../support/workspace.ts";
 
-Deno.test("jpt usage --json totals equal the tokens the server reported for label and title requests", async () => {
+Deno.test("jpt usage --json totals equal the tokens the server reported for turn-summary and title requests", async () => {
   const reported = { label: 0, title: 0, prompt: 0, completion: 0 };
   let n = 0;
   await using llm = FakeLlm.start((request) => {
@@ -95,7 +95,7 @@ Deno.test("jpt usage --json totals equal the tokens the server reported for labe
     ((reported.prompt * 1 + reported.completion * 4) / 1e6).toFixed(6),
   );
   const text = await runJpt(["usage"], { cwd: ws.root, env });
-  assert.match(text.stdout, /ollama\/tiny {2}label {2}3 request\(s\)/);
+  assert.match(text.stdout, /ollama\/tiny {2}summary {2}3 request\(s\)/);
   assert.match(text.stdout, /^total {2}4 request\(s\)/m);
   const later = await runJpt(["usage", "--since", "2999-01-01", "--json"], {
     cwd: ws.root,
