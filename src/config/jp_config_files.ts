@@ -82,7 +82,8 @@ export async function checkJpConfigFile(
  * warning, when it loads the conversation.
  *
  * @param dir The conversation directory.
- * @param known What a check already read (not read again).
+ * @param known What a check already read (not read again; a `baseConfig`
+ *   of `null`: the check found no `base_config.json`).
  * @returns One warning per key, naming where it is.
  */
 export async function storedConfigWarnings(
@@ -90,7 +91,7 @@ export async function storedConfigWarnings(
   known: {
     stream?: ConversationStream;
     configDeltas?: Array<{ index: number; entry: Entry }>;
-    baseConfig?: Uint8Array;
+    baseConfig?: Uint8Array | null;
   } = {},
 ): Promise<string[]> {
   const warnings: string[] = [];
@@ -99,6 +100,8 @@ export async function storedConfigWarnings(
   try {
     const base = known.baseConfig === undefined
       ? await readBaseConfig(dir)
+      : known.baseConfig === null
+      ? undefined
       : JSON.parse(new TextDecoder().decode(known.baseConfig));
     for (const key of keysJpRejects(base ?? {})) {
       warnings.push(`base_config.json: ${key} is unknown to jp: ${note}`);

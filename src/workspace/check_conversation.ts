@@ -18,7 +18,6 @@ import {
   maxSmallFileBytes,
   readRegularFileSync,
 } from "./read_bounded.ts";
-import { strayTempFiles } from "./stray_temp_files.ts";
 
 /** The result of checking one conversation directory. */
 export interface ConversationCheck {
@@ -38,8 +37,8 @@ export interface CheckedFiles {
   stream?: ConversationStream;
   /** Its `config_delta` entries with their positions, when it was read. */
   configDeltas?: Array<{ index: number; entry: Entry }>;
-  /** `base_config.json`'s bytes, when the file exists. */
-  baseConfig?: Uint8Array;
+  /** `base_config.json`'s bytes, or `null` when the check found none. */
+  baseConfig?: Uint8Array | null;
 }
 
 /**
@@ -67,20 +66,23 @@ export function checkConversation(
       }" is not a conversation id; jp moves such directories to the trash`,
     );
   }
-  for (const path of strayTempFiles(dir)) {
+  // One listing says which files there are (no probe of an absent file) and
+  // which temporary files an interrupted write left.
+  const listed = listing(dir);
+  for (const name of listed.temporary) {
     warnings.push(
-      `Stray temporary file ${
-        basename(path)
-      } left by an interrupted write (jpt summarize and jpt query remove it)`,
+      `Stray temporary file ${name} left by an interrupted write (jpt summarize and jpt query remove it)`,
     );
   }
-  const readFile = (name: string) => {
+  const readFile = (name: string, info?: Deno.FileInfo) => {
+    if (!listed.names.has(name)) return undefined;
     try {
       // metadata.json and base_config.json are small: bounded as every
       // reader bounds them (a 2 GiB file is refused, not read).
       return readOptional(
         join(dir, name),
         name === "events.json" ? maxFileBytes() : maxSmallFileBytes(),
+        info,
       );
     } catch (error) {
       errors.push(`${name}: ${message(error)}`);
@@ -88,9 +90,15 @@ export function checkConversation(
     }
   };
   const eventsPath = join(dir, "events.json");
-  // A large file is checked as it is read, a chunk at a time.
-  const streamed = isLargeFile(eventsPath);
-  const events = streamed ? new Uint8Array() : readFile("events.json");
+  // One look at events.json: a large file is checked as it is read, a
+  // chunk at a time; a small one is read whole.
+  const eventsInfo = listed.names.has("events.json")
+    ? statOrUndefined(eventsPath)
+    : undefined;
+  const streamed = eventsInfo !== undefined && isLargeFile(eventsInfo);
+  const events = streamed
+    ? new Uint8Array()
+    : readFile("events.json", eventsInfo);
   if (events === undefined) {
     warnings.push(
       "Incomplete conversation directory (no events.json): jp moves it to its trash at start-up; nothing else to check",
@@ -98,7 +106,7 @@ export function checkConversation(
     return { path: dir, ok: errors.length === 0, errors, warnings };
   }
   const baseConfig = readFile("base_config.json");
-  if (baseConfig) read.baseConfig = baseConfig;
+  read.baseConfig = baseConfig ?? null;
   if (baseConfig) {
     try {
       // As jp reads it: nested at most 128 levels, a JSON object.
@@ -196,14 +204,34 @@ function childConversations(dir: string): string[] {
 const STREAMED_FROM = 32 << 20;
 
 /** A regular file of at least {@linkcode STREAMED_FROM} bytes, within the read limit. */
-function isLargeFile(path: string): boolean {
+function isLargeFile(info: Deno.FileInfo): boolean {
+  return info.isFile && info.size >= STREAMED_FROM &&
+    info.size <= maxFileBytes();
+}
+
+/** What a file is, or `undefined` when it is not there (any more). */
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
   try {
-    const info = Deno.statSync(path);
-    return info.isFile && info.size >= STREAMED_FROM &&
-      info.size <= maxFileBytes();
+    return Deno.statSync(path);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** A conversation directory's entries by name, and its temporary files. */
+function listing(dir: string): { names: Set<string>; temporary: string[] } {
+  const names = new Set<string>();
+  const temporary: string[] = [];
+  try {
+    // One small directory: a blocking listing costs less than an awaited one.
+    for (const item of Deno.readDirSync(dir)) {
+      names.add(item.name);
+      if (item.isFile && item.name.endsWith(".tmp")) temporary.push(item.name);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return { names, temporary: temporary.sort() };
 }
 
 /**
@@ -229,10 +257,14 @@ function validateEventsAt(
   return validateEvents(bytes, options);
 }
 
-function readOptional(path: string, limit: number): Uint8Array | undefined {
+function readOptional(
+  path: string,
+  limit: number,
+  info?: Deno.FileInfo,
+): Uint8Array | undefined {
   try {
     // Blocking: a check reads many small files and does nothing meanwhile.
-    return readRegularFileSync(path, limit);
+    return readRegularFileSync(path, limit, info);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;

@@ -124,6 +124,8 @@ const BLOCKING_READ_BYTES = 1 << 20;
  *
  * @param path The file (a symbolic link is followed).
  * @param limit The most bytes to read (default {@linkcode maxFileBytes}).
+ * @param known What a `Deno.statSync` of the path just said, if the caller
+ *   asked (not asked again).
  * @returns Its bytes.
  * @throws {UnreadableFileError} For a FIFO, device, socket or directory, or a file over the limit.
  * @throws {Deno.errors.NotFound} When it does not exist.
@@ -131,8 +133,9 @@ const BLOCKING_READ_BYTES = 1 << 20;
 export function readRegularFileSync(
   path: string,
   limit: number = maxFileBytes(),
+  known?: Deno.FileInfo,
 ): Uint8Array {
-  const info = Deno.statSync(path);
+  const info = known ?? Deno.statSync(path);
   checkReadable(path, info, limit);
   // One operation opens, reads and closes.
   const bytes = Deno.readFileSync(path);
