@@ -103,6 +103,7 @@ export type { Answer } from "./src/task/write_summaries.ts";
 export type { LabelRecorder } from "./src/labels/label_recorder.ts";
 export type { DrainReport } from "./src/task/task_handler.ts";
 export type { HostConfig, LoadedConfig } from "./src/config/load_config.ts";
+export type { PickChoice, Picker, PickRequest } from "./src/app/pick.ts";
 export { ConfigFileCache } from "./src/config/config_file_cache.ts";
 export type { ConfigFileLayer } from "./src/config/config_file.ts";
 export type { ConfigTable } from "./src/config/config_tree.ts";

@@ -21,7 +21,11 @@ export interface EventsOverview {
   lastTimestamp: string | undefined;
 }
 
-const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+/** Refuses invalid UTF-8 (a file the stream's parser must report on). */
+const strictDecoder = new TextDecoder("utf-8", {
+  ignoreBOM: true,
+  fatal: true,
+});
 
 /**
  * Reads the overview of an `events.json` file.
@@ -121,9 +125,14 @@ export function turnHeads(bytes: Uint8Array): TurnHead[] | undefined {
 
 /** The file's entries from the native parser, when it takes the file as it is. */
 function nativeEntries(bytes: Uint8Array): unknown[] | undefined {
-  const text = lenientDecoder.decode(bytes);
-  // Invalid UTF-8 (decoded as U+FFFD) is for the stream's parser to report.
-  return text.includes("\uFFFD") ? undefined : parsedArray(text);
+  let text: string;
+  try {
+    text = strictDecoder.decode(bytes);
+  } catch {
+    // Invalid UTF-8 is for the stream's parser to report.
+    return undefined;
+  }
+  return parsedArray(text);
 }
 
 /**

@@ -1,0 +1,118 @@
+/**
+ * `jpt turns` on a conversation of 20,000 small unlabelled turns (a short
+ * request and a short reply each, ~430 bytes a turn, as chat-only
+ * conversations are) against a script that `JSON.parse`s the file, each in
+ * a fresh process, alternated run by run; with `--before DIR`, another
+ * checkout's `main.ts` beside this one. Medians of 11 rounds (3 with
+ * `--quick`).
+ *
+ * `deno run -A bench/turns_small_run.ts [--before DIR] [--quick]` prints the row.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { MAIN, median, removeTree } from "./run_jpt.ts";
+
+const quick = Deno.args.includes("--quick");
+const before = Deno.args.includes("--before")
+  ? join(Deno.args[Deno.args.indexOf("--before") + 1]!, "main.ts")
+  : undefined;
+const ROUNDS = quick ? 3 : 11;
+const TURNS = 20_000;
+
+/** A chat-only conversation's events: ~430 bytes a turn. */
+export function smallTurns(turns: number): string {
+  const entries: Array<Record<string, unknown>> = [];
+  const words =
+    "the build cache misses on CI because the key hashes the lock file".split(
+      " ",
+    );
+  const sentence = (n: number, length: number) =>
+    Array.from({ length }, (_, i) => words[(n + i * 7) % words.length]).join(
+      " ",
+    );
+  for (let i = 0; i < turns; i++) {
+    const second = String(i % 60).padStart(2, "0");
+    const stamp = `2026-01-01 00:00:${second}.${i % 10}`;
+    entries.push({ type: "turn_start", timestamp: stamp });
+    entries.push({
+      type: "chat_request",
+      timestamp: stamp,
+      content: `${sentence(i, 12)}? (${i})`,
+    });
+    entries.push({
+      type: "chat_response",
+      timestamp: stamp,
+      message: `${sentence(i + 3, 18)}.`,
+    });
+  }
+  return JSON.stringify(entries, null, 2) + "\n";
+}
+
+async function timed(args: string[], cwd: string): Promise<number> {
+  const started = performance.now();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", ...args],
+    cwd,
+    env: { NO_COLOR: "1", JPT_DATA_DIR: join(cwd, "data") },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+  return performance.now() - started;
+}
+
+if (import.meta.main) {
+  const root = await Deno.makeTempDir({ prefix: "jpt-bench-turns-" });
+  try {
+    const dir = join(root, ".jp", "conversations", "17800000000");
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nbenchtu\n");
+    const text = smallTurns(TURNS);
+    await Deno.writeTextFile(join(dir, "events.json"), text);
+    await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+    await Deno.writeTextFile(
+      join(dir, "metadata.json"),
+      '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+    );
+    const script = join(root, "parse.ts");
+    await Deno.writeTextFile(
+      script,
+      `console.log(JSON.parse(Deno.readTextFileSync(Deno.args[0])).length);\n`,
+    );
+    const contenders: Record<string, () => Promise<number>> = {
+      parse: () => timed([script, join(dir, "events.json")], root),
+      after: () => timed([MAIN, "turns", "17800000000"], root),
+      ...(before === undefined
+        ? {}
+        : { before: () => timed([before, "turns", "17800000000"], root) }),
+    };
+    const times: Record<string, number[]> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, run] of Object.entries(contenders)) {
+        (times[name] ??= []).push(await run());
+      }
+    }
+    const m = Object.fromEntries(
+      Object.entries(times).map(([name, values]) => [name, median(values)]),
+    );
+    const spread = (name: string) => {
+      const values = times[name]!.map((t) => t / m.parse!).sort((a, b) =>
+        a - b
+      );
+      return `${values[0]!.toFixed(2)}–${values.at(-1)!.toFixed(2)}`;
+    };
+    console.log(
+      `| \`jpt turns\`, ${TURNS.toLocaleString("en")} small unlabelled turns (${
+        (text.length / 1e6).toFixed(1)
+      } MB) / JSON.parse (${m.parse!.toFixed(0)} ms) | ${
+        before === undefined
+          ? "–"
+          : `${(m.before! / m.parse!).toFixed(2)}× (${spread("before")})`
+      } | ${(m.after! / m.parse!).toFixed(2)}× (${spread("after")}) | ≤ 1.5× |`,
+    );
+  } finally {
+    await removeTree(root);
+  }
+}
