@@ -21,11 +21,7 @@ export interface EventsOverview {
   lastTimestamp: string | undefined;
 }
 
-/** Refuses invalid UTF-8 (a file the stream's parser must report on). */
-const strictDecoder = new TextDecoder("utf-8", {
-  ignoreBOM: true,
-  fatal: true,
-});
+const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Reads the overview of an `events.json` file.
@@ -125,14 +121,9 @@ export function turnHeads(bytes: Uint8Array): TurnHead[] | undefined {
 
 /** The file's entries from the native parser, when it takes the file as it is. */
 function nativeEntries(bytes: Uint8Array): unknown[] | undefined {
-  let text: string;
-  try {
-    text = strictDecoder.decode(bytes);
-  } catch {
-    // Invalid UTF-8 is for the stream's parser to report.
-    return undefined;
-  }
-  return parsedArray(text);
+  const text = lenientDecoder.decode(bytes);
+  // Invalid UTF-8 (decoded as U+FFFD) is for the stream's parser to report.
+  return text.includes("\uFFFD") ? undefined : parsedArray(text);
 }
 
 /**
