@@ -41,6 +41,7 @@ export interface LazyModules {
   "app/summarize/summary_worker.ts":
     typeof import("./src/app/summarize/summary_worker.ts");
   "app/read/usage_report.ts": typeof import("./src/app/read/usage_report.ts");
+  "app/read/viewer_roots.ts": typeof import("./src/app/read/viewer_roots.ts");
   "app/summarize/watch_workspace.ts":
     typeof import("./src/app/summarize/watch_workspace.ts");
   "app/read/workspace_turns.ts":
@@ -66,6 +67,7 @@ export interface LazyModules {
   "cli/plugin_install.ts": typeof import("./src/cli/plugin_install.ts");
   "cli/plugin_run.ts": typeof import("./src/cli/plugin_run.ts");
   "cli/query.ts": typeof import("./src/cli/query.ts");
+  "cli/serve.ts": typeof import("./src/cli/serve.ts");
   "cli/show.ts": typeof import("./src/cli/show.ts");
   "cli/spinner.ts": typeof import("./src/cli/spinner.ts");
   "cli/summarize.ts": typeof import("./src/cli/summarize.ts");
@@ -89,6 +91,7 @@ export interface LazyModules {
   "task/title_task.ts": typeof import("./src/task/title_task.ts");
   "workspace/conversation_create.ts":
     typeof import("./src/workspace/conversation_create.ts");
+  "web/server.ts": typeof import("./src/web/server.ts");
   "workspace/worker_log.ts": typeof import("./src/workspace/worker_log.ts");
 }
 
@@ -126,6 +129,7 @@ export const LAZY_MODULES: {
   "app/summarize/summary_worker.ts": () =>
     import("./src/app/summarize/summary_worker.ts"),
   "app/read/usage_report.ts": () => import("./src/app/read/usage_report.ts"),
+  "app/read/viewer_roots.ts": () => import("./src/app/read/viewer_roots.ts"),
   "app/summarize/watch_workspace.ts": () =>
     import("./src/app/summarize/watch_workspace.ts"),
   "app/read/workspace_turns.ts": () =>
@@ -151,6 +155,7 @@ export const LAZY_MODULES: {
   "cli/plugin_install.ts": () => import("./src/cli/plugin_install.ts"),
   "cli/plugin_run.ts": () => import("./src/cli/plugin_run.ts"),
   "cli/query.ts": () => import("./src/cli/query.ts"),
+  "cli/serve.ts": () => import("./src/cli/serve.ts"),
   "cli/show.ts": () => import("./src/cli/show.ts"),
   "cli/spinner.ts": () => import("./src/cli/spinner.ts"),
   "cli/summarize.ts": () => import("./src/cli/summarize.ts"),
@@ -174,5 +179,6 @@ export const LAZY_MODULES: {
   "task/title_task.ts": () => import("./src/task/title_task.ts"),
   "workspace/conversation_create.ts": () =>
     import("./src/workspace/conversation_create.ts"),
+  "web/server.ts": () => import("./src/web/server.ts"),
   "workspace/worker_log.ts": () => import("./src/workspace/worker_log.ts"),
 };

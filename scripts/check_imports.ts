@@ -38,6 +38,7 @@ export const MAX_APP_IMPORTS = 15;
  */
 export const LAYERS: readonly (readonly string[])[] = [
   ["cli"],
+  ["web"],
   ["app"],
   ["task"],
   ["labels"],

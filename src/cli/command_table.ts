@@ -75,6 +75,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   command(["config", "cfg"], "cli/config_show.ts", "addConfigCommand"),
   command(["models"], "cli/models.ts", "addModelsCommand"),
   command(["watch"], "cli/watch.ts", "addWatchCommand"),
+  command(["serve"], "cli/serve.ts", "addServeCommand"),
   command(["worker"], "cli/worker.ts", "addWorkerCommand"),
   command(["log"], "cli/log.ts", "addLogCommand"),
   command(["usage"], "cli/usage.ts", "addUsageCommand"),

@@ -233,7 +233,13 @@ async function* lines(
 ): AsyncGenerator<string> {
   let pieces: string[] = [];
   let pending = 0;
-  for await (const text of input.pipeThrough(new TextDecoderStream())) {
+  // Typed as the decoder it is: with Node's types in the graph (a
+  // dependency of the viewer's highlighter), its writable side reads wider.
+  const decoder = new TextDecoderStream() as unknown as TransformStream<
+    Uint8Array,
+    string
+  >;
+  for await (const text of input.pipeThrough(decoder)) {
     let start = 0;
     let end: number;
     while ((end = text.indexOf("\n", start)) !== -1) {

@@ -11,6 +11,8 @@ export interface JpPluginCommand {
   name: string;
   /** One line for `jp -h`. */
   description: string;
+  /** The jpt command it runs, when not the same name (`serve-turns` runs `serve`). */
+  runs?: string;
 }
 
 /** The commands jpt installs as jp plugins, in `jpt plugin list` order. */
@@ -31,6 +33,12 @@ export const JP_PLUGIN_COMMANDS: readonly JpPluginCommand[] = [
   {
     name: "watch",
     description: "Keep turn summaries up to date while jp runs (jpt watch)",
+  },
+  {
+    name: "serve-turns",
+    description:
+      "Read the conversations in the browser by their turn summaries, live (jpt serve)",
+    runs: "serve",
   },
 ];
 

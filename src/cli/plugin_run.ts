@@ -167,7 +167,7 @@ async function runInit(
       "--workspace",
       init.workspace.root,
       ...(init.log_level >= 3 ? ["--verbose"] : []),
-      command.name,
+      command.runs ?? command.name,
       ...init.args,
     ],
     {
@@ -213,7 +213,7 @@ function hostEnv(
 /** What `describe` answers: jpt's help for the command, as `jp <name>`. */
 async function describe(command: JpPluginCommand): Promise<DescribeResponse> {
   let help = "";
-  await runCli([command.name, "--help"], {
+  await runCli([command.runs ?? command.name, "--help"], {
     io: quietIo((text) => help += text),
     env: () => undefined,
     cwd: ".",
@@ -224,6 +224,9 @@ async function describe(command: JpPluginCommand): Promise<DescribeResponse> {
     version: VERSION,
     description: command.description,
     command: [command.name],
-    help: help.replace(/^Usage: jpt /, "Usage: jp ").trimEnd(),
+    help: help.replace(
+      /^Usage: jpt \S+/,
+      `Usage: jp ${command.name}`,
+    ).trimEnd(),
   };
 }

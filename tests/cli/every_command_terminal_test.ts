@@ -36,6 +36,8 @@ const RUNS: Record<string, { line: string; shows: RegExp; colour?: true }> = {
   config: { line: "jpt config show assistant.model.id", shows: /ollama/ },
   models: { line: "jpt models", shows: /context:/ },
   watch: { line: "jpt watch --once", shows: /./ },
+  // Runs until stopped: driven in a browser by tests/cli/serve_test.ts.
+  serve: { line: "jpt serve --help", shows: /Usage: jpt serve/ },
   worker: { line: "jpt worker --help", shows: /Usage: jpt worker/ },
   log: { line: "jpt log", shows: /./ },
   usage: { line: "jpt usage", shows: /./ },

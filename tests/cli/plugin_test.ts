@@ -29,7 +29,7 @@ import {
   writeConversation,
 } from "../support/workspace.ts";
 
-const PLUGINS = ["turns", "summarize", "find", "watch"];
+const PLUGINS = ["turns", "summarize", "find", "watch", "serve-turns"];
 const FIRST_ID = 17758406187;
 
 /** Installs the launchers into the workspace's temporary directory. */
@@ -144,7 +144,10 @@ Deno.test("every plugin answers describe with its name, version, command and jp'
     assert.equal(answer.name, name);
     assert.equal(answer.version, version);
     assert.deepEqual(answer.command, [name]);
-    assert.match(answer.description as string, new RegExp(`jpt ${name}`));
+    assert.match(
+      answer.description as string,
+      new RegExp(`jpt ${name === "serve-turns" ? "serve" : name}`),
+    );
     assert.match(answer.help as string, new RegExp(`^Usage: jp ${name} `));
   }
 });
@@ -407,7 +410,7 @@ Deno.test("plugin install writes executable launchers, refuses another program's
   });
   assert.deepEqual(
     JSON.parse(listed.stdout).map((s: { state: string }) => s.state),
-    ["missing", "missing", "foreign", "missing"],
+    ["missing", "missing", "foreign", "missing", "missing"],
   );
   const forced = await runJpt(["plugin", "install", "--dir", dir, "--force"], {
     env: ws.env,
@@ -429,7 +432,7 @@ Deno.test("plugin install writes executable launchers, refuses another program's
   const removed = await runJpt(["plugin", "uninstall", "--dir", dir], {
     env: ws.env,
   });
-  assert.equal(removed.stdout.trim().split("\n").length, 4);
+  assert.equal(removed.stdout.trim().split("\n").length, PLUGINS.length);
   // The default directory is jp's: <JP_USER_DATA_DIR>/plugins/command.
   const home = await runJpt(["plugin", "install"], { env: ws.env });
   assert.equal(home.code, 0, home.stderr);

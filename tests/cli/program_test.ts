@@ -63,6 +63,7 @@ Deno.test("jpt conversation ls shows id, turns, activity, root and title", async
     roots: ["workspace"],
     path: `${ws.conversations}/17758406187-fix-it`,
     archived_at: null,
+    pinned_at: null,
   });
 });
 

@@ -342,7 +342,12 @@ async function answer(
 
 async function* lines(stream: ReadableStream<Uint8Array>) {
   let buffered = "";
-  for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+  // Typed as the decoder it is (Node's types in the graph read it wider).
+  const decoder = new TextDecoderStream() as unknown as TransformStream<
+    Uint8Array,
+    string
+  >;
+  for await (const text of stream.pipeThrough(decoder)) {
     buffered += text;
     let end: number;
     while ((end = buffered.indexOf("\n")) !== -1) {

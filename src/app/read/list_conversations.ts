@@ -38,6 +38,8 @@ export interface ConversationRow {
   path: string;
   /** When it was archived (archived conversations only), else `null`. */
   archived_at: string | null;
+  /** When it was pinned, else `null`. */
+  pinned_at: string | null;
 }
 
 /** What `jpt conversation ls` lists, as jp's flags say. */
@@ -180,5 +182,6 @@ async function conversationRow(ref: ConversationRef): Promise<ConversationRow> {
     ),
     path: source.dir,
     archived_at: metadata.archivedAt ?? null,
+    pinned_at: metadata.pinnedAt ?? null,
   };
 }

@@ -1,0 +1,263 @@
+/**
+ * The viewer's pages as HTML text: the conversation list, a conversation
+ * (its outline by turn summary and the reading pane, a page of turns at a
+ * time), search results. Every text from a file or a model is escaped
+ * ({@linkcode escapeHtml}); Markdown is rendered with raw HTML off
+ * (`markdown.ts`). Links are relative, so they keep the token the server's
+ * paths start with.
+ *
+ * @module
+ */
+
+import type { ConversationRow } from "../app/read/list_conversations.ts";
+import type { FoundTurn } from "../app/read/find_turns.ts";
+import type {
+  ConversationTurns,
+  TurnView,
+} from "../app/read/workspace_turns.ts";
+import { formatConversationId } from "../workspace/conversation_id.ts";
+import { renderMarkdown } from "./markdown.ts";
+
+/** How many turns the reading pane shows on one page. */
+export const TURNS_PER_PAGE = 100;
+
+/**
+ * Escapes text for HTML content and attribute values.
+ *
+ * @param text Untrusted text.
+ * @returns The text with `& < > " '` escaped and control characters dropped.
+ */
+export function escapeHtml(text: string): string {
+  return text
+    // deno-lint-ignore no-control-regex -- control characters never reach a page
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
+    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Where a page's links lead (relative to the token's root). */
+export interface PageLinks {
+  /** From this page to the root (`./`, `../`). */
+  root: string;
+}
+
+function layout(
+  title: string,
+  links: PageLinks,
+  body: { attributes: Record<string, string>; html: string },
+): string {
+  const attributes = Object.entries(body.attributes).map(([name, value]) =>
+    ` data-${name}="${escapeHtml(value)}"`
+  ).join("");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${links.root}style.css">
+<link rel="icon" href="${links.root}favicon.ico">
+<script src="${links.root}app.js" defer></script>
+</head><body${attributes}>
+<header class="top"><a href="${links.root}">jpt</a><span class="dim">${
+    escapeHtml(title)
+  }</span>
+<form action="${links.root}search" method="get"><input type="search" name="q" placeholder="Search every conversation" aria-label="Search"></form>
+</header>
+${body.html}
+</body></html>
+`;
+}
+
+/**
+ * The conversation list.
+ *
+ * @param rows The conversations, ordered as `conversation ls` orders them.
+ * @param extra Each conversation's summarized and total turns, and marks.
+ * @returns The page.
+ */
+export function listPage(
+  rows: readonly ConversationRow[],
+  extra: ReadonlyMap<string, { summarized: number; pinned: boolean }>,
+): string {
+  const links = { root: "./" };
+  const body = rows.slice().reverse().map((row) => {
+    const id = row.id.replace(/^jp-c/, "");
+    const counts = extra.get(row.id);
+    const title = row.title ?? "(untitled)";
+    const marks = [
+      counts?.pinned ? '<span class="tag">pinned</span>' : "",
+      row.archived_at !== null ? '<span class="tag">archived</span>' : "",
+    ].join(" ");
+    return `<tr data-text="${escapeHtml(`${row.id} ${title}`.toLowerCase())}">
+<td><a href="c/${id}">${escapeHtml(title)}</a> ${marks}</td>
+<td class="dim">${escapeHtml(row.id)}</td>
+<td class="dim">${escapeHtml(row.last_activity.slice(0, 16))}</td>
+<td class="num">${row.turns}</td>
+<td class="num">${counts?.summarized ?? 0} / ${row.turns}</td></tr>`;
+  }).join("\n");
+  return layout("Conversations", links, {
+    attributes: { page: "list", events: "events" },
+    html: `<main class="list">
+<p><input type="search" data-filter placeholder="Filter by title or id" aria-label="Filter"></p>
+<table><thead><tr><th>Title</th><th>Id</th><th>Last activity</th><th>Turns</th><th>Summarized</th></tr></thead>
+<tbody>
+${body}
+</tbody></table>
+${rows.length === 0 ? '<p class="dim">No conversations</p>' : ""}
+</main>`,
+  });
+}
+
+/** A turn's anchor: its event id when it has one, else its number. */
+export function turnAnchor(turn: Pick<TurnView, "eventId" | "index">): string {
+  return `turn-${turn.eventId ?? String(turn.index + 1)}`;
+}
+
+/** A turn's line in the outline and its heading: the summary, else the fallback. */
+function summaryHtml(turn: TurnView): string {
+  if (turn.summary !== undefined) {
+    return `<span class="summary">${escapeHtml(turn.summary)}</span>${
+      turn.restored ? ' <span class="stale">restored</span>' : ""
+    }`;
+  }
+  return `<span class="summary">${
+    escapeHtml(turn.fallback ?? "")
+  }</span> <span class="fallback">fallback</span>`;
+}
+
+/**
+ * A conversation's page, in pieces to stream: the head and the complete
+ * outline first, then the reading pane one turn at a time.
+ *
+ * @param view The conversation.
+ * @param page Which page of turns the reading pane shows (from 0).
+ * @returns The pieces, in order.
+ */
+export function* conversationPage(
+  view: ConversationTurns,
+  page: number,
+): Generator<string> {
+  const id = view.ref.id;
+  const title = view.title ?? formatConversationId(id);
+  const pages = Math.max(1, Math.ceil(view.turns.length / TURNS_PER_PAGE));
+  const first = page * TURNS_PER_PAGE;
+  const shown = view.turns.slice(first, first + TURNS_PER_PAGE);
+  const pageOf = (index: number) => Math.floor(index / TURNS_PER_PAGE);
+  const outline = view.turns.map((turn) => {
+    const target = pageOf(turn.index) === page
+      ? `#${turnAnchor(turn)}`
+      : `?page=${pageOf(turn.index)}#${turnAnchor(turn)}`;
+    return `<li><a href="${escapeHtml(target)}" data-turn="${
+      escapeHtml(turnAnchor(turn))
+    }"${
+      turn.summary === undefined ? ' class="is-fallback"' : ""
+    }><span class="n">${turn.index + 1}</span>${summaryHtml(turn)}</a></li>`;
+  }).join("\n");
+  const head = layout(title, { root: "../" }, {
+    attributes: {
+      page: "conversation",
+      conversation: id,
+      turns: String(view.turns.length),
+      events: "../events",
+      summaries: `${id}/summaries.json`,
+    },
+    html: "",
+  }).replace(/\n<\/body><\/html>\n$/, "");
+  yield `${head}<div class="conversation">
+<nav class="outline" aria-label="Turns"><ol>
+${outline}
+</ol></nav>
+<article class="reading">
+<h1>${escapeHtml(title)}</h1>
+`;
+  for (const turn of shown) yield turnSection(turn);
+  if (pages > 1) {
+    const links = Array.from(
+      { length: pages },
+      (_, n) =>
+        n === page
+          ? `<strong>${n + 1}</strong>`
+          : `<a href="?page=${n}">${n + 1}</a>`,
+    ).join(" ");
+    yield `<p class="pages">Turns ${first + 1}–${
+      first + shown.length
+    } of ${view.turns.length} · page ${links}</p>\n`;
+  }
+  yield "</article></div>\n</body></html>\n";
+}
+
+function turnSection(turn: TurnView): string {
+  const content = turn.content();
+  const parts = [
+    `<section class="turn" id="${escapeHtml(turnAnchor(turn))}">`,
+    `<h2>Turn ${turn.index + 1} · ${summaryHtml(turn)}</h2>`,
+  ];
+  for (const request of content.requests) {
+    parts.push(
+      `<div class="role">user</div><div class="text">${
+        renderMarkdown(request)
+      }</div>`,
+    );
+  }
+  for (const text of content.reasoning) {
+    parts.push(
+      `<details><summary>reasoning</summary><pre>${
+        escapeHtml(text)
+      }</pre></details>`,
+    );
+  }
+  for (const tool of content.tools) {
+    parts.push(
+      `<details><summary>tool ${escapeHtml(tool.name)}: ${
+        escapeHtml(tool.status)
+      }</summary><pre>${escapeHtml(tool.text())}</pre></details>`,
+    );
+  }
+  for (const response of content.responses) {
+    parts.push(
+      `<div class="role">assistant</div><div class="text">${
+        renderMarkdown(response)
+      }</div>`,
+    );
+  }
+  parts.push("</section>\n");
+  return parts.join("\n");
+}
+
+/**
+ * Search results, as `jpt find` ranks them (summaries first).
+ *
+ * @param query What was searched for.
+ * @param found The matching turns.
+ * @returns The page.
+ */
+export function searchPage(query: string, found: readonly FoundTurn[]): string {
+  const items = found.map((turn) => {
+    const id = turn.conversation.replace(/^jp-c/, "");
+    const anchor = turnAnchor({
+      eventId: turn.event_id ?? undefined,
+      index: turn.index,
+    });
+    const page = Math.floor(turn.index / TURNS_PER_PAGE);
+    const match = turn.matches[0];
+    return `<li><a href="c/${id}${page === 0 ? "" : `?page=${page}`}#${
+      escapeHtml(anchor)
+    }">${escapeHtml(turn.title ?? turn.conversation)} · Turn ${
+      turn.index + 1
+    } · ${escapeHtml(turn.summary ?? turn.fallback ?? "")}</a>${
+      match === undefined
+        ? ""
+        : `<div class="dim">${escapeHtml(match.where)}: ${
+          escapeHtml(match.snippet)
+        }</div>`
+    }</li>`;
+  }).join("\n");
+  return layout(`Search: ${query}`, { root: "./" }, {
+    attributes: { page: "search", events: "events" },
+    html: `<main class="list"><h1>${escapeHtml(query)}</h1>
+${
+      found.length === 0
+        ? '<p class="dim">Nothing found</p>'
+        : `<ol class="results">\n${items}\n</ol>`
+    }
+</main>`,
+  });
+}

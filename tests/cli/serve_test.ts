@@ -1,0 +1,230 @@
+/**
+ * `jpt serve` in a real browser (Debian's Chromium driven by puppeteer-core)
+ * and over raw HTTP: the list, the outline bringing a turn into view, search
+ * ranked as `jpt find`, a summary written by another process appearing on an
+ * open page, hostile text shown as text, keyboard navigation, and the token
+ * and `Host` checks. Without Chromium the browser tests are skipped with one
+ * line (CI installs it).
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ConversationStream } from "../../src/conversation/stream.ts";
+import { spawnJpt } from "../support/cli.ts";
+import {
+  simpleTurns,
+  type TempWorkspace,
+  tempWorkspace,
+  writeConversation,
+} from "../support/workspace.ts";
+
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (path) => {
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  },
+);
+if (CHROMIUM === undefined) {
+  console.log(
+    "SKIP: no Chromium here; the jpt serve browser tests are skipped",
+  );
+}
+
+/** A workspace of two conversations, the viewer serving it, its address. */
+async function served(): Promise<
+  {
+    ws: TempWorkspace;
+    url: string;
+    dir: string;
+    stop: () => Promise<void>;
+  }
+> {
+  const ws = await tempWorkspace();
+  const stream = ConversationStream.parse(simpleTurns("s", 30));
+  stream.labelTurn(0, undefined, "Chose the retry backoff");
+  stream.labelTurn(12, undefined, "Picked RwLock over Mutex for the cache");
+  stream.labelTurn(20, undefined, "<img src=x onerror=alert(1)>");
+  const entries = JSON.parse(new TextDecoder().decode(stream.serialize()));
+  const reply = entries.findLast((e: { type: string }) =>
+    e.type === "chat_response"
+  );
+  reply.message = "Here: <script>alert(2)</script> and `code`";
+  const dir = await writeConversation(
+    ws.conversations,
+    "17800000000",
+    new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n"),
+    JSON.stringify(
+      {
+        title: "Caching design",
+        last_activated_at: "2026-01-02 00:00:00.0",
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  await writeConversation(
+    ws.conversations,
+    "17800000001",
+    simpleTurns("o", 2),
+    JSON.stringify(
+      {
+        title: "Other work",
+        last_activated_at: "2026-01-01 00:00:00.0",
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  const child = spawnJpt(["serve"], { cwd: ws.root, env: ws.env });
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let printed = "";
+  while (!printed.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`jpt serve ended: ${printed}`);
+    printed += value;
+  }
+  reader.releaseLock();
+  const stop = async () => {
+    child.kill("SIGINT");
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+  };
+  return { ws, url: printed.trim(), dir, stop };
+}
+
+/** One raw HTTP/1.1 request, so the `Host` header is the test's to choose. */
+async function rawGet(url: string, host: string): Promise<number> {
+  const { hostname, port, pathname } = new URL(url);
+  const connection = await Deno.connect({ hostname, port: Number(port) });
+  try {
+    await connection.write(
+      new TextEncoder().encode(
+        `GET ${pathname} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    const buffer = new Uint8Array(256);
+    const read = await connection.read(buffer);
+    const head = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+    return Number(head.split(" ")[1]);
+  } finally {
+    connection.close();
+  }
+}
+
+Deno.test("jpt serve refuses a request without its token or naming another host, and answers 200 with the outline in the HTML", async () => {
+  const { ws, url, stop } = await served();
+  await using _ = ws;
+  try {
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/$/);
+    const origin = new URL(url).origin;
+    const without = await fetch(`${origin}/`);
+    assert.equal(without.status, 403);
+    await without.body?.cancel();
+    const wrong = await fetch(`${origin}/0123456789abcdef0123456789abcdef/`);
+    assert.equal(wrong.status, 403);
+    await wrong.body?.cancel();
+    const { port } = new URL(url);
+    assert.equal(await rawGet(url, `evil.example:${port}`), 403);
+    assert.equal(await rawGet(url, `127.0.0.1:${port}`), 200);
+    const page = await fetch(`${url}c/17800000000`);
+    assert.equal(page.status, 200);
+    assert.match(
+      page.headers.get("content-security-policy") ?? "",
+      /script-src 'self'/,
+    );
+    assert.equal(page.headers.get("access-control-allow-origin"), null);
+    const html = await page.text();
+    assert.match(html, /Picked RwLock over Mutex for the cache/);
+    assert.ok(!html.includes("<img src=x"), "escaped");
+    assert.ok(!html.includes("<script>alert"), "escaped");
+    const post = await fetch(url, { method: "POST" });
+    assert.equal(post.status, 405);
+    await post.body?.cancel();
+  } finally {
+    await stop();
+  }
+});
+
+Deno.test({
+  name:
+    "jpt serve in Chromium: list, outline, search, live summary, hostile text as text, keyboard",
+  ignore: CHROMIUM === undefined,
+  async fn() {
+    const { default: puppeteer } = await import("puppeteer-core");
+    const { ws, url, dir, stop } = await served();
+    await using _ = ws;
+    const browser = await puppeteer.launch({
+      executablePath: CHROMIUM!,
+      args: ["--no-sandbox", "--headless=new"],
+    });
+    try {
+      const page = await browser.newPage();
+      const dialogs: string[] = [];
+      page.on("dialog", async (dialog) => {
+        dialogs.push(dialog.message());
+        await dialog.dismiss();
+      });
+      // The list shows the titles.
+      await page.goto(url);
+      const titles = await page.$$eval(
+        "tbody td:first-child a",
+        (links) => links.map((link) => link.textContent),
+      );
+      assert.deepEqual(titles.sort(), ["Caching design", "Other work"]);
+      // The outline brings a turn into view.
+      await page.goto(`${url}c/17800000000`);
+      await page.click('nav.outline a[data-turn="turn-st12"]');
+      // Browser-side expressions are strings: the test is type-checked
+      // without the DOM's types.
+      await page.waitForFunction(
+        `(() => { const top = document.getElementById("turn-st12").getBoundingClientRect().top; return top >= 0 && top < innerHeight / 2; })()`,
+      );
+      // Keyboard: j moves to the next turn.
+      await page.keyboard.press("j");
+      await page.waitForFunction(`location.hash === "#turn-st13"`);
+      // Hostile text is shown as text: no dialog, no element.
+      const hostile = await page.$eval(
+        'nav.outline a[data-turn="turn-st20"] .summary',
+        (element) => element.textContent,
+      );
+      assert.equal(hostile, "<img src=x onerror=alert(1)>");
+      assert.equal(await page.$("article img"), null);
+      assert.equal(await page.$("article script"), null);
+      assert.match(
+        await page.$eval("article", (element) => element.textContent ?? ""),
+        /<script>alert\(2\)<\/script>/,
+      );
+      // A summary written by another process appears on the open page.
+      const events = join(dir, "events.json");
+      const stream = ConversationStream.parse(await Deno.readFile(events));
+      stream.labelTurn(5, undefined, "Measured the cold start");
+      await Deno.writeFile(events, stream.serialize());
+      await page.waitForFunction(
+        `document.querySelector('nav.outline a[data-turn="turn-st5"] .summary')?.textContent === "Measured the cold start"`,
+        { timeout: 10_000 },
+      );
+      // Search ranks the summary first; its link opens the turn.
+      await page.goto(`${url}search?q=${encodeURIComponent("RwLock")}`);
+      const first = await page.$eval(
+        "ol.results li a",
+        (link) => link.getAttribute("href"),
+      );
+      assert.equal(first, "c/17800000000#turn-st12");
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click("ol.results li a"),
+      ]);
+      assert.match(page.url(), /\/c\/17800000000#turn-st12$/);
+      assert.deepEqual(dialogs, []);
+    } finally {
+      await browser.close();
+      await stop();
+    }
+  },
+});
