@@ -17,6 +17,7 @@ import {
   conversationView,
 } from "../app/read/conversation_view.ts";
 import type { Session } from "../app/session.ts";
+import { archivedConversationDir } from "../app/read/viewer_roots.ts";
 import { parseConversationId } from "../workspace/conversation_id.ts";
 import { APP_JS, STYLE_CSS } from "./assets.ts";
 import { LiveUpdates } from "./live.ts";
@@ -168,7 +169,12 @@ async function route(
     ? undefined
     : parseConversationId(decodeURIComponent(conversation[1]!));
   if (id === undefined) return text(404, "Not found");
-  const view = await conversationView(session, id);
+  // A live conversation by its id, else an archived one by its directory.
+  const view = await conversationView(session, id).catch(async (error) => {
+    const archived = await archivedConversationDir(session, id);
+    if (archived === undefined) throw error;
+    return await conversationView(session, archived);
+  });
   if (conversation![2] !== undefined) {
     return new Response(
       JSON.stringify(view.turns.map((turn) => ({
@@ -196,10 +202,13 @@ async function route(
 }
 
 async function renderList(session: Session): Promise<string> {
-  const [{ rows }, turns] = await Promise.all([
+  const [{ rows: live }, { rows: archived }, turns] = await Promise.all([
     listConversations(session),
+    listConversations(session, { archived: true }),
     allConversationTurns(session, {}),
   ]);
+  // Archived conversations follow the live ones, marked as jp marks them.
+  const rows = [...archived.slice().reverse(), ...live];
   const extra = new Map<string, { summarized: number; pinned: boolean }>();
   for (const conversation of turns.conversations) {
     extra.set(`jp-c${conversation.ref.id}`, {

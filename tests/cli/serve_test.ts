@@ -80,6 +80,20 @@ async function served(): Promise<
       2,
     ) + "\n",
   );
+  await writeConversation(
+    join(ws.conversations, ".archive"),
+    "17800000002",
+    simpleTurns("a", 1),
+    JSON.stringify(
+      {
+        title: "Old plans",
+        last_activated_at: "2025-01-01 00:00:00.0",
+        archived_at: "2025-02-01 00:00:00.0",
+      },
+      null,
+      2,
+    ) + "\n",
+  );
   const child = spawnJpt(["serve"], { cwd: ws.root, env: ws.env });
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let printed = "";
@@ -176,7 +190,20 @@ Deno.test({
         "tbody td:first-child a",
         (links) => links.map((link) => link.textContent),
       );
-      assert.deepEqual(titles.sort(), ["Caching design", "Other work"]);
+      assert.deepEqual(titles.sort(), [
+        "Caching design",
+        "Old plans",
+        "Other work",
+      ]);
+      assert.equal(
+        await page.$eval(
+          'tbody tr:has(a[href="c/17800000002"]) .tag',
+          (tag) => tag.textContent,
+        ),
+        "archived",
+      );
+      await page.goto(`${url}c/17800000002`);
+      assert.equal(await page.$eval("h1", (h) => h.textContent), "Old plans");
       // The outline brings a turn into view.
       await page.goto(`${url}c/17800000000`);
       await page.click('nav.outline a[data-turn="turn-st12"]');

@@ -23,3 +23,19 @@ export async function viewerRoots(session: Session): Promise<string[]> {
       : [join(workspace.userDir, "conversations")]),
   ];
 }
+
+/**
+ * The directory of an archived conversation (jp keeps them under
+ * `conversations/.archive/`), for reading it by its path.
+ *
+ * @param session Where the flow runs.
+ * @param id The conversation's id.
+ * @returns Its directory, or `undefined` when no archived one has the id.
+ */
+export async function archivedConversationDir(
+  session: Session,
+  id: string,
+): Promise<string | undefined> {
+  const workspace = await currentWorkspace(session);
+  return (await workspace.conversationDirs(true)).get(id)?.[0]?.dir;
+}
