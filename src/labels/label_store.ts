@@ -315,9 +315,11 @@ export class LabelStore {
    * @returns `false` when it had no record when the store was listed.
    */
   async listsRecordOf(conversation: ConversationIdentity): Promise<boolean> {
+    const listing = await this.#listing();
+    // A store with no record at all: no name needs hashing.
+    if (this.#dir === undefined || !hasRecordFiles(listing)) return false;
     const path = await this.#path(conversation);
-    return path !== undefined &&
-      (await this.#listing()).has(basenameOf(path));
+    return path !== undefined && listing.has(basenameOf(path));
   }
 
   /**
@@ -333,11 +335,11 @@ export class LabelStore {
     conversation: ConversationIdentity,
     options: { listed?: boolean } = {},
   ): Promise<LabelRecord> {
-    const path = await this.#path(conversation);
-    if (path === undefined) return new LabelRecord();
     if (options.listed && !(await this.listsRecordOf(conversation))) {
       return new LabelRecord();
     }
+    const path = await this.#path(conversation);
+    if (path === undefined) return new LabelRecord();
     let text: string;
     try {
       // Blocking: a record is small, and an awaited read costs a round trip
@@ -510,13 +512,34 @@ export class LabelStore {
     return this.#names;
   }
 
-  async #path(
-    conversation: ConversationIdentity,
-  ): Promise<string | undefined> {
-    if (this.#dir === undefined) return undefined;
-    return join(this.#dir, `${await recordName(conversation)}.json`);
+  /** Record paths asked for, by identity: a name is hashed once per store object. */
+  readonly #paths = new Map<string, Promise<string>>();
+
+  #path(conversation: ConversationIdentity): Promise<string | undefined> {
+    const dir = this.#dir;
+    if (dir === undefined) return Promise.resolve(undefined);
+    const key = JSON.stringify([
+      conversation.root,
+      conversation.workspaceId ?? "",
+      conversation.conversationId,
+    ]);
+    let path = this.#paths.get(key);
+    if (path === undefined) {
+      path = recordName(conversation).then((name) => join(dir, `${name}.json`));
+      this.#paths.set(key, path);
+    }
+    return path;
   }
 }
+
+/** Whether a listing of the store holds any record file. */
+function hasRecordFiles(names: ReadonlySet<string>): boolean {
+  for (const name of names) if (RECORD_FILE.test(name)) return true;
+  return false;
+}
+
+/** A record's file name: its 64-hex-digit name and `.json`. */
+const RECORD_FILE = /^[0-9a-f]{64}\.json$/;
 
 /** A file's modification time (ms), 0 when it cannot be read. */
 function modifiedAt(path: string): number {
