@@ -20,6 +20,7 @@ import {
   judge,
   manyConversations,
   pause,
+  removeTrial,
   runJpt,
   sampleWorkspace,
   type Study,
@@ -66,7 +67,7 @@ export async function fifos(study: Study): Promise<void> {
       judge(run),
       `${name} (${args[0]}): exit ${run.code}`,
     );
-    await Deno.remove(root, { recursive: true });
+    await removeTrial(root);
   }
 }
 
@@ -89,7 +90,7 @@ export async function hugeSideFiles(study: Study): Promise<void> {
       judge(run),
       `${name}: exit ${run.code} after ${Math.round(run.ms)} ms`,
     );
-    await Deno.remove(root, { recursive: true });
+    await removeTrial(root);
   }
 }
 
@@ -121,7 +122,7 @@ export async function pluginInstallLinks(study: Study): Promise<void> {
       rewritten ? "lost" : /os error/.test(run.stderr) ? "crash" : judge(run),
       `${variant}: ${run.stderr.slice(0, 160)}`,
     );
-    await Deno.remove(root, { recursive: true });
+    await removeTrial(root);
   }
 }
 
@@ -155,8 +156,8 @@ export async function directoryLinkOut(study: Study): Promise<void> {
     changed ? "lost" : judge(run),
     `summarize --all wrote through .jp/conversations → outside`,
   );
-  await Deno.remove(ws.root, { recursive: true });
-  await Deno.remove(outside, { recursive: true });
+  await removeTrial(ws.root);
+  await removeTrial(outside);
 }
 
 /**
@@ -232,7 +233,7 @@ export async function hostGoesAway(study: Study): Promise<void> {
       : "ok",
     `exit ${status.code}: ${errors.slice(0, 160)}`,
   );
-  await Deno.remove(ws.root, { recursive: true });
+  await removeTrial(ws.root);
 }
 
 /**
@@ -275,7 +276,7 @@ export async function summarizersAtOnce(study: Study): Promise<void> {
       "a file left invalid",
     );
   }
-  await Deno.remove(ws.root, { recursive: true });
+  await removeTrial(ws.root);
 }
 
 /**
@@ -319,5 +320,5 @@ export async function storeBoundOnWorkers(study: Study): Promise<void> {
     records > 5 ? "lost" : bad === undefined ? "ok" : "crash",
     `${records} records with a bound of 5${bad ? `: ${bad}` : ""}`,
   );
-  await Deno.remove(ws.root, { recursive: true });
+  await removeTrial(ws.root);
 }

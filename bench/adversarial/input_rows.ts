@@ -17,6 +17,7 @@ import {
 import {
   judge,
   random,
+  removeTrial,
   runJpt,
   same,
   sampleWorkspace,
@@ -96,7 +97,7 @@ export async function corruptInput(study: Study, count: number): Promise<void> {
         run.stderr.slice(0, 120)
       }`,
     );
-    await Deno.remove(root, { recursive: true });
+    await removeTrial(root);
   }
 }
 
@@ -128,7 +129,7 @@ export async function concurrency(study: Study, count: number): Promise<void> {
         runs.map((r) => r.stderr.trim()).join(" | ")
       }`,
     );
-    await Deno.remove(root, { recursive: true });
+    await removeTrial(root);
   }
 }
 
@@ -180,7 +181,7 @@ export async function hostileModel(
           `${name} / ${args.at(-2)}: ${run.stderr.slice(0, 120)}`,
         );
       }
-      await Deno.remove(root, { recursive: true });
+      await removeTrial(root);
     }
   }
 }
@@ -256,7 +257,7 @@ export async function secrets(study: Study, rounds: number): Promise<void> {
           `${name} / ${args.join(" ")}`,
         );
       }
-      await Deno.remove(root, { recursive: true });
+      await removeTrial(root);
     }
   }
 }
@@ -290,7 +291,7 @@ export async function notAStream(study: Study): Promise<void> {
       run.code === 0 ? "lost" : judge(run),
       `${name}: exit ${run.code}, ${run.stdout.length} bytes printed`,
     );
-    await Deno.remove(root, { recursive: true });
+    await removeTrial(root);
   }
 }
 
@@ -309,6 +310,6 @@ export async function deepConfig(study: Study): Promise<void> {
       judge(run),
       `${args.join(" ")}: ${run.stderr.slice(0, 160)}`,
     );
-    await Deno.remove(root, { recursive: true });
+    await removeTrial(root);
   }
 }

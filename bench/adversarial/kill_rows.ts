@@ -18,6 +18,7 @@ import {
   manyConversations,
   pause,
   random,
+  removeTrial,
   runJpt,
   sampleWorkspace,
   spawnJpt,
@@ -155,7 +156,7 @@ export async function killWhileWriting(
       lostAfter: async () =>
         (await runJpt(study, ["check", dir], root)).code !== 0,
     });
-    await Deno.remove(root, { recursive: true });
+    await removeTrial(root);
   }
 }
 
@@ -190,7 +191,7 @@ export async function killBackfill(study: Study, count: number): Promise<void> {
         delayMs: Math.floor(next() * 3),
       })
     ) partly++;
-    await Deno.remove(ws.root, { recursive: true });
+    await removeTrial(ws.root);
   }
   study.tallies.notes.push(
     `kill -9 during summarize --all --jobs 8: ${partly} of ${count} kills left the backfill partly applied (some conversations summarized, others not).`,
@@ -220,7 +221,7 @@ export async function killWorker(study: Study, count: number): Promise<void> {
       inPhase: () => begun() > 0,
       delayMs: Math.floor(next() * 3),
     });
-    await Deno.remove(ws.root, { recursive: true });
+    await removeTrial(ws.root);
   }
 }
 
@@ -275,7 +276,7 @@ export async function killBatchApply(
         delayMs: Math.floor(next() * 3),
       })
     ) partly++;
-    await Deno.remove(ws.root, { recursive: true });
+    await removeTrial(ws.root);
   }
   study.tallies.notes.push(
     `kill -9 during --batch-api apply: ${partly} of ${count} kills left the batch partly applied.`,

@@ -10,7 +10,13 @@
 
 import { join } from "node:path";
 import { FakeLlm, summaryResponder } from "../../tests/support/fake_llm.ts";
-import { judge, manyConversations, runJpt, type Study } from "./harness.ts";
+import {
+  judge,
+  manyConversations,
+  removeTrial,
+  runJpt,
+  type Study,
+} from "./harness.ts";
 
 const ROW = "trust: labels and keys";
 
@@ -49,7 +55,7 @@ async function twinLabels(study: Study, round: number): Promise<void> {
     poisoned ? "lost" : judge(run),
     `twin ${round}: the twin's label reached the conversation`,
   );
-  await Deno.remove(ws.root, { recursive: true });
+  await removeTrial(ws.root);
 }
 
 /**
@@ -100,7 +106,7 @@ async function namedConfig(
     sent ? "lost" : judge(run),
     `--cfg dev through the ${whose}'s load path ${round}: the token was sent`,
   );
-  await Deno.remove(ws.root, { recursive: true });
+  await removeTrial(ws.root);
 }
 
 /** The trust probes, `rounds` times each. */
