@@ -13,7 +13,7 @@
 
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
-import { MAIN, median, removeTree } from "./run_jpt.ts";
+import { MAIN, removeTree, sideBySide, timedDeno } from "./run_jpt.ts";
 
 const quick = Deno.args.includes("--quick");
 const before = Deno.args.includes("--before")
@@ -21,21 +21,6 @@ const before = Deno.args.includes("--before")
   : undefined;
 const ROUNDS = quick ? 3 : 11;
 const CONVERSATIONS = 1000;
-
-async function timed(args: string[], cwd: string): Promise<number> {
-  const started = performance.now();
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ...args],
-    cwd,
-    env: { NO_COLOR: "1", JPT_DATA_DIR: join(cwd, "data") },
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!output.success) {
-    throw new Error(new TextDecoder().decode(output.stderr));
-  }
-  return performance.now() - started;
-}
 
 const root = await Deno.makeTempDir({ prefix: "jpt-bench-check-" });
 try {
@@ -76,33 +61,21 @@ console.log(n);
 `,
   );
   const contenders: Record<string, () => Promise<number>> = {
-    parse: () => timed([script, conversations], root),
-    after: () => timed([MAIN, "check"], root),
+    parse: () => timedDeno([script, conversations], root),
+    after: () => timedDeno([MAIN, "check"], root),
     ...(before === undefined
       ? {}
-      : { before: () => timed([before, "check"], root) }),
+      : { before: () => timedDeno([before, "check"], root) }),
   };
-  const times: Record<string, number[]> = {};
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, run] of Object.entries(contenders)) {
-      (times[name] ??= []).push(await run());
-    }
-  }
-  const m = Object.fromEntries(
-    Object.entries(times).map(([name, values]) => [name, median(values)]),
-  );
-  const spread = (name: string) => {
-    const values = times[name]!.map((t) => t / m.parse!).sort((a, b) => a - b);
-    return `${values[0]!.toFixed(2)}–${values.at(-1)!.toFixed(2)}`;
-  };
+  const measured = await sideBySide(contenders, ROUNDS);
+  const m = measured.median;
+  const spread = (name: string) => measured.ratio(name, "parse");
   console.log(
     `| \`jpt check\`, ${CONVERSATIONS} conversations × 3 short turns, no stored config / parsing every file (${
       m.parse!.toFixed(0)
-    } ms) | ${
-      before === undefined
-        ? "–"
-        : `${(m.before! / m.parse!).toFixed(2)}× (${spread("before")})`
-    } | ${(m.after! / m.parse!).toFixed(2)}× (${spread("after")}) | ≤ 2.5× |`,
+    } ms) | ${before === undefined ? "–" : `${spread("before")}`} | ${
+      spread("after")
+    } | ≤ 2.5× |`,
   );
 } finally {
   await removeTree(root);

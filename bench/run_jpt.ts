@@ -89,3 +89,65 @@ export async function removeTree(path: string): Promise<void> {
     }
   }
 }
+
+/** What {@linkcode sideBySide} measured. */
+export interface SideBySide {
+  /** Each contender's median (ms). */
+  median: Record<string, number>;
+  /** A contender's median over another's, with the spread of the rounds' ratios. */
+  ratio(name: string, base: string): string;
+}
+
+/**
+ * Runs contenders alternately, round by round, so drift on the machine
+ * charges all of them alike.
+ *
+ * @param contenders Each one's run, returning its wall time (ms).
+ * @param rounds How many rounds.
+ * @returns The medians, and ratios with their spread.
+ */
+export async function sideBySide(
+  contenders: Record<string, () => Promise<number>>,
+  rounds: number,
+): Promise<SideBySide> {
+  const times: Record<string, number[]> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, run] of Object.entries(contenders)) {
+      (times[name] ??= []).push(await run());
+    }
+  }
+  const medians = Object.fromEntries(
+    Object.entries(times).map(([name, values]) => [name, median(values)]),
+  );
+  return {
+    median: medians,
+    ratio(name, base) {
+      const values = times[name]!.map((t, i) => t / times[base]![i]!)
+        .sort((a, b) => a - b);
+      return `${(medians[name]! / medians[base]!).toFixed(2)}× (${
+        values[0]!.toFixed(2)
+      }–${values.at(-1)!.toFixed(2)})`;
+    },
+  };
+}
+
+/**
+ * Wall time of one `deno run -A` of a script in a fresh process (no colour,
+ * the data directory inside `cwd`); throws with its stderr when it fails.
+ *
+ * @param args The script and its arguments.
+ * @param cwd The working directory.
+ * @returns Milliseconds.
+ */
+export async function timedDeno(args: string[], cwd: string): Promise<number> {
+  const started = performance.now();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", ...args],
+    cwd,
+    env: { NO_COLOR: "1", JPT_DATA_DIR: `${cwd}/data` },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+  return performance.now() - started;
+}

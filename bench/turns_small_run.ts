@@ -12,7 +12,7 @@
  */
 
 import { join } from "node:path";
-import { MAIN, median, removeTree } from "./run_jpt.ts";
+import { MAIN, removeTree, sideBySide, timedDeno } from "./run_jpt.ts";
 
 const quick = Deno.args.includes("--quick");
 const before = Deno.args.includes("--before")
@@ -50,19 +50,6 @@ export function smallTurns(turns: number): string {
   return JSON.stringify(entries, null, 2) + "\n";
 }
 
-async function timed(args: string[], cwd: string): Promise<number> {
-  const started = performance.now();
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ...args],
-    cwd,
-    env: { NO_COLOR: "1", JPT_DATA_DIR: join(cwd, "data") },
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
-  return performance.now() - started;
-}
-
 if (import.meta.main) {
   const root = await Deno.makeTempDir({ prefix: "jpt-bench-turns-" });
   try {
@@ -82,35 +69,21 @@ if (import.meta.main) {
       `console.log(JSON.parse(Deno.readTextFileSync(Deno.args[0])).length);\n`,
     );
     const contenders: Record<string, () => Promise<number>> = {
-      parse: () => timed([script, join(dir, "events.json")], root),
-      after: () => timed([MAIN, "turns", "17800000000"], root),
+      parse: () => timedDeno([script, join(dir, "events.json")], root),
+      after: () => timedDeno([MAIN, "turns", "17800000000"], root),
       ...(before === undefined
         ? {}
-        : { before: () => timed([before, "turns", "17800000000"], root) }),
+        : { before: () => timedDeno([before, "turns", "17800000000"], root) }),
     };
-    const times: Record<string, number[]> = {};
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, run] of Object.entries(contenders)) {
-        (times[name] ??= []).push(await run());
-      }
-    }
-    const m = Object.fromEntries(
-      Object.entries(times).map(([name, values]) => [name, median(values)]),
-    );
-    const spread = (name: string) => {
-      const values = times[name]!.map((t) => t / m.parse!).sort((a, b) =>
-        a - b
-      );
-      return `${values[0]!.toFixed(2)}–${values.at(-1)!.toFixed(2)}`;
-    };
+    const measured = await sideBySide(contenders, ROUNDS);
+    const m = measured.median;
+    const spread = (name: string) => measured.ratio(name, "parse");
     console.log(
       `| \`jpt turns\`, ${TURNS.toLocaleString("en")} small unlabelled turns (${
         (text.length / 1e6).toFixed(1)
       } MB) / JSON.parse (${m.parse!.toFixed(0)} ms) | ${
-        before === undefined
-          ? "–"
-          : `${(m.before! / m.parse!).toFixed(2)}× (${spread("before")})`
-      } | ${(m.after! / m.parse!).toFixed(2)}× (${spread("after")}) | ≤ 1.5× |`,
+        before === undefined ? "–" : `${spread("before")}`
+      } | ${spread("after")} | ≤ 1.5× |`,
     );
   } finally {
     await removeTree(root);

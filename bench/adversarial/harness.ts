@@ -10,7 +10,6 @@
 import { join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { testdata } from "../../tests/support/paths.ts";
-import { endProcessesInside } from "../../tests/support/leftover_processes.ts";
 
 /** How a run ended. "ok" and "clear error" are the acceptable ones. */
 export type Outcome = "ok" | "clear error" | "crash" | "lost" | "hang";
@@ -398,14 +397,5 @@ export const pause = (ms: number): Promise<void> =>
 /**
  * Removes a trial's folder, after ending the processes a trial left working
  * in it (a detached worker a `jpt query` started outlives the query).
- *
- * @param root The trial's folder.
  */
-export async function removeTrial(root: string): Promise<void> {
-  await endProcessesInside(await Deno.realPath(root).catch(() => root));
-  await Deno.remove(root, { recursive: true }).catch(async () => {
-    // A process ending just now may still have written: once more.
-    await endProcessesInside(await Deno.realPath(root).catch(() => root));
-    await Deno.remove(root, { recursive: true });
-  });
-}
+export { removeTree as removeTrial } from "../run_jpt.ts";
