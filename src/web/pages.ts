@@ -45,7 +45,19 @@ function layout(
   links: PageLinks,
   body: { attributes: Record<string, string>; html: string },
 ): string {
-  const attributes = Object.entries(body.attributes).map(([name, value]) =>
+  return `${layoutHead(title, links, body.attributes)}${body.html}\n${FOOT}`;
+}
+
+/** The end of every page. */
+const FOOT = "</body></html>\n";
+
+/** A page up to and with its top bar (a streamed page goes on from there). */
+function layoutHead(
+  title: string,
+  links: PageLinks,
+  data: Record<string, string>,
+): string {
+  const attributes = Object.entries(data).map(([name, value]) =>
     ` data-${name}="${escapeHtml(value)}"`
   ).join("");
   return `<!doctype html>
@@ -61,8 +73,6 @@ function layout(
   }</span>
 <form action="${links.root}search" method="get"><input type="search" name="q" placeholder="Search every conversation" aria-label="Search"></form>
 </header>
-${body.html}
-</body></html>
 `;
 }
 
@@ -151,16 +161,13 @@ export function* conversationPage(
       turn.summary === undefined ? ' class="is-fallback"' : ""
     }><span class="n">${turn.index + 1}</span>${summaryHtml(turn)}</a></li>`;
   }).join("\n");
-  const head = layout(title, { root: "../" }, {
-    attributes: {
-      page: "conversation",
-      conversation: id,
-      turns: String(view.turns.length),
-      events: "../events",
-      summaries: `${id}/summaries.json`,
-    },
-    html: "",
-  }).replace(/\n<\/body><\/html>\n$/, "");
+  const head = layoutHead(title, { root: "../" }, {
+    page: "conversation",
+    conversation: id,
+    turns: String(view.turns.length),
+    events: "../events",
+    summaries: `${id}/summaries.json`,
+  });
   yield `${head}<div class="conversation">
 <nav class="outline" aria-label="Turns"><ol>
 ${outline}
@@ -181,7 +188,7 @@ ${outline}
       first + shown.length
     } of ${view.turns.length} · page ${links}</p>\n`;
   }
-  yield "</article></div>\n</body></html>\n";
+  yield `</article></div>\n${FOOT}`;
 }
 
 function turnSection(turn: TurnView): string {
