@@ -17,7 +17,8 @@ import {
   conversationView,
 } from "../app/read/conversation_view.ts";
 import type { Session } from "../app/session.ts";
-import { archivedConversationDir } from "../app/read/viewer_roots.ts";
+import { viewedConversation } from "../app/read/viewer_roots.ts";
+import { ViewCache } from "./view_cache.ts";
 import { parseConversationId } from "../workspace/conversation_id.ts";
 import { APP_JS, STYLE_CSS } from "./assets.ts";
 import { LiveUpdates } from "./live.ts";
@@ -71,6 +72,7 @@ export async function serveWorkspace(
   options: ServeOptions,
 ): Promise<void> {
   const live = new LiveUpdates(options.roots);
+  const views = new ViewCache();
   let hosts: Set<string> = new Set();
   const server = Deno.serve({
     hostname: options.hostname,
@@ -86,7 +88,7 @@ export async function serveWorkspace(
     const refused = refusal(request, options.token, hosts);
     if (refused !== undefined) return refused;
     try {
-      return await route(session, request, options.token, live);
+      return await route(session, request, options.token, { live, views });
     } catch (error) {
       return text(
         404,
@@ -137,8 +139,9 @@ async function route(
   session: Session,
   request: Request,
   token: string,
-  live: LiveUpdates,
+  shared: { live: LiveUpdates; views: ViewCache },
 ): Promise<Response> {
+  const { live, views } = shared;
   const url = new URL(request.url);
   const path = url.pathname.slice(token.length + 1);
   // The list's relative links need the trailing slash.
@@ -170,11 +173,12 @@ async function route(
     : parseConversationId(decodeURIComponent(conversation[1]!));
   if (id === undefined) return text(404, "Not found");
   // A live conversation by its id, else an archived one by its directory.
-  const view = await conversationView(session, id).catch(async (error) => {
-    const archived = await archivedConversationDir(session, id);
-    if (archived === undefined) throw error;
-    return await conversationView(session, archived);
-  });
+  const viewed = await viewedConversation(session, id);
+  if (viewed === undefined) return text(404, `No conversation jp-c${id}`);
+  const view = await views.get(
+    viewed.ref,
+    () => conversationView(session, viewed.target),
+  );
   if (conversation![2] !== undefined) {
     return new Response(
       JSON.stringify(view.turns.map((turn) => ({

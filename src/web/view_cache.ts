@@ -1,0 +1,66 @@
+/**
+ * The conversations the viewer read last, kept while their files are
+ * unchanged: a page load, and the summaries every open page asks for after
+ * each change, read a large conversation once per change instead of once
+ * per request, and the server holds at most {@linkcode KEPT} of them.
+ *
+ * @module
+ */
+
+import type { ConversationTurns } from "../app/read/workspace_turns.ts";
+import type { ConversationRef } from "../workspace/conversation_ref.ts";
+import { join } from "../platform/path.ts";
+
+/** How many conversations are kept. */
+const KEPT = 2;
+
+/** Views by conversation id, the least recently used first. */
+export class ViewCache {
+  readonly #views = new Map<
+    string,
+    { stamp: string; view: ConversationTurns }
+  >();
+
+  /**
+   * The conversation's view: the kept one while its files are as they were
+   * when it was read, else a new read.
+   *
+   * @param ref The conversation.
+   * @param read Reads its view.
+   * @returns The view.
+   */
+  async get(
+    ref: ConversationRef,
+    read: () => Promise<ConversationTurns>,
+  ): Promise<ConversationTurns> {
+    // Looked at before the read: a write during it changes the files' stamp,
+    // so the next request reads again.
+    const stamp = stampOf(ref);
+    const kept = this.#views.get(ref.id);
+    this.#views.delete(ref.id);
+    if (kept !== undefined && kept.stamp === stamp) {
+      this.#views.set(ref.id, kept);
+      return kept.view;
+    }
+    const view = await read();
+    this.#views.set(ref.id, { stamp, view });
+    while (this.#views.size > KEPT) {
+      this.#views.delete(this.#views.keys().next().value!);
+    }
+    return view;
+  }
+}
+
+/** What the conversation's files are now (inode, size, time of each). */
+function stampOf(ref: ConversationRef): string {
+  return ref.copies.flatMap((copy) =>
+    ["events.json", "metadata.json"].map((name) => {
+      try {
+        const info = Deno.statSync(join(copy.dir, name));
+        return `${info.ino}:${info.size}:${info.mtime?.getTime()}`;
+      } catch {
+        return "-";
+      }
+    })
+  ).join("|");
+}
