@@ -120,6 +120,33 @@ async function runCase(
     return stream.withEntries(entries);
   };
 
+  /**
+   * A change the user makes through jpt to a random complete turn, under
+   * the lock, recorded as jpt edit records it.
+   */
+  const asTheUser = (
+    ref: ConversationRef,
+    change: (
+      stream: ConversationStream,
+      turn: ReturnType<typeof starts>[number]["turn"],
+    ) => Promise<ConversationStream>,
+  ) =>
+    withConversation(
+      workspace,
+      ref,
+      { lock: "wait", waitMs: 5_000 },
+      async (c) => {
+        const turns = starts(c.stream);
+        if (turns.length === 0) return;
+        const { turn } = turns[rng.int(0, turns.length - 1)]!;
+        const before = c.stream.snapshot();
+        const after = await change(c.stream, turn);
+        await recordUserEdits(labels, ref, before, after);
+        c.stream = after;
+        story.push(`  turn ${turn.index}`);
+      },
+    );
+
   const steps: Record<string, (ref: ConversationRef) => Promise<void>> = {
     async append(ref) {
       const repeat = contents.length > 0 && rng.chance(0.25);
@@ -171,48 +198,27 @@ async function runCase(
       await catchUp(ref, 0);
     },
     async userLabels(ref) {
-      await withConversation(
-        workspace,
-        ref,
-        { lock: "wait", waitMs: 5_000 },
-        async (c) => {
-          const turns = starts(c.stream);
-          if (turns.length === 0) return;
-          const { turn } = turns[rng.int(0, turns.length - 1)]!;
-          const before = c.stream.snapshot();
-          const key = await turnContentKey(turn);
-          c.stream.labelTurn(turn.index, undefined, `User ${key.slice(0, 10)}`);
-          await recordUserEdits(labels, ref, before, c.stream);
-          story.push(`  turn ${turn.index}`);
-        },
-      );
+      await asTheUser(ref, async (stream, turn) => {
+        const key = await turnContentKey(turn);
+        stream.labelTurn(turn.index, undefined, `User ${key.slice(0, 10)}`);
+        return stream;
+      });
     },
     async userEdits(ref) {
-      await withConversation(
-        workspace,
-        ref,
-        { lock: "wait", waitMs: 5_000 },
-        async (c) => {
-          const turns = starts(c.stream);
-          if (turns.length === 0) return;
-          const { turn } = turns[rng.int(0, turns.length - 1)]!;
-          const at = turn.entryIndices.find((i) =>
-            c.stream.entries[i]!.type === "chat_request"
-          )!;
-          const before = c.stream.snapshot();
-          const edited = setOnEntry(
-            c.stream,
-            at,
-            (tree) =>
-              tree.set("content", `edited ${contents.length} (${seed})`),
-          );
-          contents.push(`edited ${contents.length} (${seed})`);
-          edited.clearSummaryOfTurn(turn.index);
-          await recordUserEdits(labels, ref, before, edited);
-          c.stream = edited;
-          story.push(`  turn ${turn.index}`);
-        },
-      );
+      await asTheUser(ref, (stream, turn) => {
+        const at = turn.entryIndices.find((i) =>
+          stream.entries[i]!.type === "chat_request"
+        )!;
+        const content = `edited ${contents.length} (${seed})`;
+        contents.push(content);
+        const edited = setOnEntry(
+          stream,
+          at,
+          (tree) => tree.set("content", content),
+        );
+        edited.clearSummaryOfTurn(turn.index);
+        return Promise.resolve(edited);
+      });
     },
     async handEditKeepsId(ref) {
       // Another tool changes a turn's request and drops its summary, keeping
