@@ -19,6 +19,7 @@ import rust from "highlight.js/lib/languages/rust";
 import typescript from "highlight.js/lib/languages/typescript";
 import ini from "highlight.js/lib/languages/ini";
 import yaml from "highlight.js/lib/languages/yaml";
+import { escapeHtml } from "./escape_html.ts";
 
 const LANGUAGES = {
   bash,
@@ -55,18 +56,16 @@ function markdown(): MarkdownIt {
   for (const [name, language] of Object.entries(LANGUAGES)) {
     highlighter.registerLanguage(name, language);
   }
-  const escape = (text: string) =>
-    text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   renderer = new MarkdownIt({
     html: false,
     linkify: false,
     highlight: (code, lang) => {
       const name = ALIASES[lang.toLowerCase()] ?? lang.toLowerCase();
-      if (!(name in LANGUAGES)) return escape(code);
+      if (!(name in LANGUAGES)) return escapeHtml(code);
       try {
         return highlighter.highlight(code, { language: name }).value;
       } catch {
-        return escape(code);
+        return escapeHtml(code);
       }
     },
   });

@@ -17,22 +17,10 @@ import type {
 } from "../app/read/workspace_turns.ts";
 import { formatConversationId } from "../workspace/conversation_id.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { escapeHtml } from "./escape_html.ts";
 
 /** How many turns the reading pane shows on one page. */
 export const TURNS_PER_PAGE = 100;
-
-/**
- * Escapes text for HTML content and attribute values.
- *
- * @param text Untrusted text.
- * @returns The text with `& < > " '` escaped and control characters dropped.
- */
-export function escapeHtml(text: string): string {
-  return text
-    // deno-lint-ignore no-control-regex -- control characters never reach a page
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
-    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Where a page's links lead (relative to the token's root). */
 export interface PageLinks {

@@ -9,7 +9,7 @@
 
 import type { ConversationTurns } from "../app/read/workspace_turns.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
-import { join } from "../platform/path.ts";
+import { conversationStamp } from "../workspace/conversation_io.ts";
 
 /** How many conversations are kept. */
 const KEPT = 2;
@@ -35,7 +35,7 @@ export class ViewCache {
   ): Promise<ConversationTurns> {
     // Looked at before the read: a write during it changes the files' stamp,
     // so the next request reads again.
-    const stamp = stampOf(ref);
+    const stamp = conversationStamp(ref);
     const kept = this.#views.get(ref.id);
     this.#views.delete(ref.id);
     if (kept !== undefined && kept.stamp === stamp) {
@@ -49,18 +49,4 @@ export class ViewCache {
     }
     return view;
   }
-}
-
-/** What the conversation's files are now (inode, size, time of each). */
-function stampOf(ref: ConversationRef): string {
-  return ref.copies.flatMap((copy) =>
-    ["events.json", "metadata.json"].map((name) => {
-      try {
-        const info = Deno.statSync(join(copy.dir, name));
-        return `${info.ino}:${info.size}:${info.mtime?.getTime()}`;
-      } catch {
-        return "-";
-      }
-    })
-  ).join("|");
 }

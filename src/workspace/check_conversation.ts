@@ -10,6 +10,7 @@ import { validateEventsFile } from "./validate_events_file.ts";
 import type { Entry } from "../conversation/entry.ts";
 import type { ConversationStream } from "../conversation/stream.ts";
 import { idFromDirName } from "./conversation_id.ts";
+import { conversationDirListing } from "./stray_temp_files.ts";
 import { parseJsonOrdered } from "../conversation/json_parse.ts";
 import { isJsonObject } from "../conversation/json_value.ts";
 import { isDirectory, isFile } from "./fs_probe.ts";
@@ -68,10 +69,12 @@ export function checkConversation(
   }
   // One listing says which files there are (no probe of an absent file) and
   // which temporary files an interrupted write left.
-  const listed = listing(dir);
-  for (const name of listed.temporary) {
+  const listed = conversationDirListing(dir);
+  for (const path of listed.temporary) {
     warnings.push(
-      `Stray temporary file ${name} left by an interrupted write (jpt summarize and jpt query remove it)`,
+      `Stray temporary file ${
+        basename(path)
+      } left by an interrupted write (jpt summarize and jpt query remove it)`,
     );
   }
   const readFile = (name: string, info?: Deno.FileInfo) => {
@@ -216,22 +219,6 @@ function statOrUndefined(path: string): Deno.FileInfo | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A conversation directory's entries by name, and its temporary files. */
-function listing(dir: string): { names: Set<string>; temporary: string[] } {
-  const names = new Set<string>();
-  const temporary: string[] = [];
-  try {
-    // One small directory: a blocking listing costs less than an awaited one.
-    for (const item of Deno.readDirSync(dir)) {
-      names.add(item.name);
-      if (item.isFile && item.name.endsWith(".tmp")) temporary.push(item.name);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return { names, temporary: temporary.sort() };
 }
 
 /**

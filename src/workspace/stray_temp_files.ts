@@ -1,13 +1,46 @@
 /**
  * The temporary files an interrupted atomic write leaves beside a
- * conversation's files (`*.tmp`): `jpt check` reports them, a writer removes
- * them.
+ * conversation's files (`*.tmp`): `jpt check` reports them (from its one
+ * listing of the directory, which also says which files are there), a writer
+ * removes them.
  *
  * @module
  */
 
 import type { ConversationRef } from "./conversation_ref.ts";
 import { join } from "../platform/path.ts";
+
+/** A conversation directory's entries, and its stray temporary files. */
+export interface ConversationDirListing {
+  /** Every entry's name. */
+  names: Set<string>;
+  /** The temporary files an interrupted write left there: paths, sorted. */
+  temporary: string[];
+}
+
+/**
+ * Lists a conversation directory once: which files it holds, and the
+ * temporary files an interrupted write left (`*.tmp`).
+ *
+ * @param dir A conversation directory.
+ * @returns The listing (empty when the directory is not there).
+ */
+export function conversationDirListing(dir: string): ConversationDirListing {
+  const names = new Set<string>();
+  const temporary: string[] = [];
+  try {
+    // One small directory: a blocking listing costs less than an awaited one.
+    for (const item of Deno.readDirSync(dir)) {
+      names.add(item.name);
+      if (item.isFile && item.name.endsWith(".tmp")) {
+        temporary.push(join(dir, item.name));
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return { names, temporary: temporary.sort() };
+}
 
 /**
  * The temporary files an interrupted write left in a directory.
@@ -16,18 +49,7 @@ import { join } from "../platform/path.ts";
  * @returns Their paths, sorted.
  */
 export function strayTempFiles(dir: string): string[] {
-  const found: string[] = [];
-  try {
-    // One small directory: a blocking listing costs less than an awaited one.
-    for (const item of Deno.readDirSync(dir)) {
-      if (item.isFile && item.name.endsWith(".tmp")) {
-        found.push(join(dir, item.name));
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return found.sort();
+  return conversationDirListing(dir).temporary;
 }
 
 /**
