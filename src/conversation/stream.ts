@@ -255,11 +255,7 @@ export class ConversationStream {
    * entries and separators are copied as bytes, never re-encoded.
    */
   #splice(source: SourceLayout): Uint8Array[] {
-    // Pure ASCII (the usual case): text offsets are byte offsets.
-    source.byteBounds ??= source.text.length === source.bytes.length
-      ? source.charBounds
-      : byteOffsets(source.text, source.charBounds);
-    const bounds = source.byteBounds;
+    const bounds = byteBoundsOf(source);
     const parts: Uint8Array[] = [];
     let copiedTo = 0;
     this.#entries.forEach((entry, i) => {
@@ -272,6 +268,27 @@ export class ConversationStream {
     });
     parts.push(source.bytes.subarray(copiedTo));
     return parts;
+  }
+
+  /**
+   * Where each turn sits in the file as read, from its first event's `{` to
+   * its last event's `}`, while every entry is as parsed: a reader that
+   * keeps only these ranges reads a few turns back later.
+   *
+   * @returns A `[start, end)` byte range per turn, or `undefined` once the
+   *   stream has changed (or was not parsed from a file).
+   */
+  turnByteRanges(): Array<readonly [number, number]> | undefined {
+    const source = this.#source;
+    if (
+      source === undefined || this.#layoutChanged ||
+      this.#entries.some((entry, i) => entry !== source.entries[i])
+    ) return undefined;
+    const bounds = byteBoundsOf(source);
+    return this.turns().map((turn) => {
+      const at = turn.entryIndices;
+      return [bounds[2 * at[0]!]!, bounds[2 * at[at.length - 1]! + 1]!];
+    });
   }
 
   /**
@@ -635,6 +652,15 @@ const NON_ASCII_RUN = /[^\x00-\x7f]+/g;
  * expression pass: only the runs of non-ASCII characters (rare in jp files)
  * are measured.
  */
+/** Start and end of each entry in the file's bytes, alternating (computed once). */
+function byteBoundsOf(source: SourceLayout): number[] {
+  // Pure ASCII (the usual case): text offsets are byte offsets.
+  source.byteBounds ??= source.text.length === source.bytes.length
+    ? source.charBounds
+    : byteOffsets(source.text, source.charBounds);
+  return source.byteBounds;
+}
+
 function byteOffsets(text: string, charOffsets: readonly number[]): number[] {
   const out: number[] = [];
   let extra = 0;

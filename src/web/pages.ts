@@ -11,10 +11,11 @@
 
 import type { ConversationRow } from "../app/read/list_conversations.ts";
 import type { FoundTurn } from "../app/read/find_turns.ts";
+import type { TurnView } from "../app/read/workspace_turns.ts";
 import type {
-  ConversationTurns,
-  TurnView,
-} from "../app/read/workspace_turns.ts";
+  ConversationOutline,
+  OutlineTurn,
+} from "../app/read/conversation_outline.ts";
 import { formatConversationId } from "../workspace/conversation_id.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { escapeHtml } from "./escape_html.ts";
@@ -110,7 +111,7 @@ export function turnAnchor(turn: Pick<TurnView, "eventId" | "index">): string {
 }
 
 /** A turn's line in the outline and its heading: the summary, else the fallback. */
-function summaryHtml(turn: TurnView): string {
+function summaryHtml(turn: OutlineTurn): string {
   if (turn.summary !== undefined) {
     return `<span class="summary">${escapeHtml(turn.summary)}</span>${
       turn.restored ? ' <span class="stale">restored</span>' : ""
@@ -122,22 +123,33 @@ function summaryHtml(turn: TurnView): string {
 }
 
 /**
+ * The turns one page of a conversation's reading pane shows.
+ *
+ * @param page The page (from 0).
+ * @returns The first turn's index and the one past the last.
+ */
+export function pageTurns(page: number): [number, number] {
+  return [page * TURNS_PER_PAGE, (page + 1) * TURNS_PER_PAGE];
+}
+
+/**
  * A conversation's page, in pieces to stream: the head and the complete
  * outline first, then the reading pane one turn at a time.
  *
- * @param view The conversation.
+ * @param view The conversation's outline.
  * @param page Which page of turns the reading pane shows (from 0).
+ * @param shown That page's turns ({@linkcode pageTurns}), read back.
  * @returns The pieces, in order.
  */
 export function* conversationPage(
-  view: ConversationTurns,
+  view: Pick<ConversationOutline, "ref" | "title" | "turns">,
   page: number,
+  shown: readonly TurnView[],
 ): Generator<string> {
   const id = view.ref.id;
   const title = view.title ?? formatConversationId(id);
   const pages = Math.max(1, Math.ceil(view.turns.length / TURNS_PER_PAGE));
-  const first = page * TURNS_PER_PAGE;
-  const shown = view.turns.slice(first, first + TURNS_PER_PAGE);
+  const [first] = pageTurns(page);
   const pageOf = (index: number) => Math.floor(index / TURNS_PER_PAGE);
   const outline = view.turns.map((turn) => {
     const target = pageOf(turn.index) === page

@@ -10,19 +10,32 @@
  * @module
  */
 
-import { findTurns } from "../app/read/find_turns.ts";
-import { listConversations } from "../app/read/list_conversations.ts";
-import {
-  allConversationTurns,
-  conversationView,
-} from "../app/read/conversation_view.ts";
+import type { FoundTurn } from "../app/read/find_turns.ts";
 import type { Session } from "../app/session.ts";
-import { viewedConversation } from "../app/read/viewer_roots.ts";
+import {
+  viewedConversation,
+  type ViewerList,
+  viewerList,
+  viewerOutlineData,
+  viewerSearch,
+} from "../app/read/viewer_roots.ts";
+import {
+  type OutlineData,
+  outlineOf,
+} from "../app/read/conversation_outline.ts";
+import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import { ViewCache } from "./view_cache.ts";
+import { RenderedPages, streamOf } from "./rendered_pages.ts";
 import { parseConversationId } from "../workspace/conversation_id.ts";
 import { APP_JS, STYLE_CSS } from "./assets.ts";
 import { LiveUpdates } from "./live.ts";
-import { conversationPage, listPage, searchPage, turnAnchor } from "./pages.ts";
+import {
+  conversationPage,
+  listPage,
+  pageTurns,
+  searchPage,
+  turnAnchor,
+} from "./pages.ts";
 
 /** Where and how the viewer listens. */
 export interface ServeOptions {
@@ -38,6 +51,36 @@ export interface ServeOptions {
   signal: AbortSignal;
   /** Told the viewer's address once it listens (with the token). */
   onListen(url: string): void;
+  /**
+   * Reads whole conversations (default: in this process). The CLI reads in
+   * a process of its own, so a large file's parse never stays in the
+   * server's memory.
+   */
+  reader?: ViewerReader;
+}
+
+/** What the server reads whole files for. */
+export interface ViewerReader {
+  /** What a conversation's outline is made of. */
+  outline(ref: ConversationRef): Promise<OutlineData>;
+  /** What the list shows. */
+  list(): Promise<ViewerList>;
+  /** The turns a search finds (`viewerSearch`). */
+  search(query: string): Promise<FoundTurn[]>;
+}
+
+/**
+ * The reader that reads in this process.
+ *
+ * @param session Where the flows run.
+ * @returns The reader.
+ */
+export function inProcessReader(session: Session): ViewerReader {
+  return {
+    outline: (ref) => viewerOutlineData(session, ref),
+    list: () => viewerList(session),
+    search: (query) => viewerSearch(session, query),
+  };
 }
 
 /** Security headers of every response. */
@@ -73,6 +116,8 @@ export async function serveWorkspace(
 ): Promise<void> {
   const live = new LiveUpdates(options.roots);
   const views = new ViewCache();
+  const pages = new RenderedPages();
+  const reader = options.reader ?? inProcessReader(session);
   let hosts: Set<string> = new Set();
   const server = Deno.serve({
     hostname: options.hostname,
@@ -88,7 +133,12 @@ export async function serveWorkspace(
     const refused = refusal(request, options.token, hosts);
     if (refused !== undefined) return refused;
     try {
-      return await route(session, request, options.token, { live, views });
+      return await route(session, request, options.token, {
+        live,
+        views,
+        pages,
+        reader,
+      });
     } catch (error) {
       return text(
         404,
@@ -139,14 +189,19 @@ async function route(
   session: Session,
   request: Request,
   token: string,
-  shared: { live: LiveUpdates; views: ViewCache },
+  shared: {
+    live: LiveUpdates;
+    views: ViewCache;
+    pages: RenderedPages;
+    reader: ViewerReader;
+  },
 ): Promise<Response> {
-  const { live, views } = shared;
+  const { live, views, pages, reader } = shared;
   const url = new URL(request.url);
   const path = url.pathname.slice(token.length + 1);
   // The list's relative links need the trailing slash.
   if (path === "") return Response.redirect(`${url.origin}/${token}/`, 308);
-  if (path === "/") return html(await renderList(session));
+  if (path === "/") return html(await renderList(reader));
   if (path === "/style.css") return asset(STYLE_CSS, "text/css");
   if (path === "/favicon.ico") {
     return new Response(null, { status: 204, headers: HEADERS });
@@ -159,12 +214,7 @@ async function route(
   }
   if (path === "/search") {
     const query = (url.searchParams.get("q") ?? "").trim();
-    const found = query === "" ? [] : (await findTurns(session, {
-      patterns: [query],
-      regex: false,
-      limit: 200,
-    }))
-      .found;
+    const found = query === "" ? [] : await reader.search(query);
     return html(searchPage(query, found));
   }
   const conversation = /^\/c\/([^/]+)(\/summaries\.json)?$/.exec(path);
@@ -175,10 +225,12 @@ async function route(
   // A live conversation by its id, else an archived one by its directory.
   const viewed = await viewedConversation(session, id);
   if (viewed === undefined) return text(404, `No conversation jp-c${id}`);
-  const view = await views.get(
-    viewed.ref,
-    () => conversationView(session, viewed.target),
-  );
+  const outline = () =>
+    views.get(
+      viewed.ref,
+      async () => outlineOf(viewed.ref, await reader.outline(viewed.ref)),
+    );
+  let view = await outline();
   if (conversation![2] !== undefined) {
     return new Response(
       JSON.stringify(view.turns.map((turn) => ({
@@ -190,46 +242,37 @@ async function route(
     );
   }
   const page = Math.max(0, Number(url.searchParams.get("page") ?? 0) | 0);
-  const pieces = conversationPage(view, page);
-  const encoder = new TextEncoder();
+  const kept = pages.kept(view, page);
+  if (kept !== undefined) return html(streamOf(kept));
+  let shown = await view.readTurns(...pageTurns(page));
+  if (shown === undefined) {
+    // Written since the outline was read: read it once more.
+    views.forget(viewed.ref);
+    view = await outline();
+    shown = await view.readTurns(...pageTurns(page));
+  }
+  if (shown === undefined) {
+    return text(503, `jp-c${id} is being written: reload in a moment`);
+  }
   // Streamed: the outline and the first turns reach the browser first.
-  return new Response(
-    new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = pieces.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
-      },
-    }),
-    { headers: { ...HEADERS, "content-type": "text/html; charset=utf-8" } },
+  return html(
+    pages.render(view, page, conversationPage(view, page, shown)),
   );
 }
 
-async function renderList(session: Session): Promise<string> {
-  const [{ rows: live }, { rows: archived }, turns] = await Promise.all([
-    listConversations(session),
-    listConversations(session, { archived: true }),
-    allConversationTurns(session, {}),
-  ]);
-  // Archived conversations follow the live ones, marked as jp marks them.
-  const rows = [...archived.slice().reverse(), ...live];
+async function renderList(reader: ViewerReader): Promise<string> {
+  const { rows, summarized } = await reader.list();
   const extra = new Map<string, { summarized: number; pinned: boolean }>();
-  for (const conversation of turns.conversations) {
-    extra.set(`jp-c${conversation.ref.id}`, {
-      summarized: conversation.turns.filter((turn) =>
-        turn.summary !== undefined
-      ).length,
-      pinned: false,
-    });
-  }
   for (const row of rows) {
-    const counts = extra.get(row.id) ?? { summarized: 0, pinned: false };
-    extra.set(row.id, { ...counts, pinned: row.pinned_at !== null });
+    extra.set(row.id, {
+      summarized: summarized[row.id] ?? 0,
+      pinned: row.pinned_at !== null,
+    });
   }
   return listPage(rows, extra);
 }
 
-function html(body: string): Response {
+function html(body: string | ReadableStream<Uint8Array>): Response {
   return new Response(body, {
     headers: { ...HEADERS, "content-type": "text/html; charset=utf-8" },
   });

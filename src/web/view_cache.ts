@@ -1,13 +1,14 @@
 /**
- * The conversations the viewer read last, kept while their files are
- * unchanged: a page load, and the summaries every open page asks for after
- * each change, read a large conversation once per change instead of once
- * per request, and the server holds at most {@linkcode KEPT} of them.
+ * The outlines of the conversations the viewer read last, kept while their
+ * files are unchanged: a page load, and the summaries every open page asks
+ * for after each change, read a large conversation once per change instead
+ * of once per request, and the server holds at most {@linkcode KEPT} of
+ * them (an outline, not the parsed file).
  *
  * @module
  */
 
-import type { ConversationTurns } from "../app/read/workspace_turns.ts";
+import type { ConversationOutline } from "../app/read/conversation_outline.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import { conversationStamp } from "../workspace/conversation_io.ts";
 
@@ -18,7 +19,7 @@ const KEPT = 2;
 export class ViewCache {
   readonly #views = new Map<
     string,
-    { stamp: string; view: ConversationTurns }
+    { stamp: string; view: ConversationOutline }
   >();
 
   /**
@@ -31,8 +32,8 @@ export class ViewCache {
    */
   async get(
     ref: ConversationRef,
-    read: () => Promise<ConversationTurns>,
-  ): Promise<ConversationTurns> {
+    read: () => Promise<ConversationOutline>,
+  ): Promise<ConversationOutline> {
     // Looked at before the read: a write during it changes the files' stamp,
     // so the next request reads again.
     const stamp = conversationStamp(ref);
@@ -48,5 +49,14 @@ export class ViewCache {
       this.#views.delete(this.#views.keys().next().value!);
     }
     return view;
+  }
+
+  /**
+   * Drops a conversation's outline (its file turned out to have changed).
+   *
+   * @param ref The conversation.
+   */
+  forget(ref: ConversationRef): void {
+    this.#views.delete(ref.id);
   }
 }

@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConversationStream } from "../../src/conversation/stream.ts";
-import { spawnJpt } from "../support/cli.ts";
+import { runJpt, spawnJpt } from "../support/cli.ts";
 import {
   simpleTurns,
   type TempWorkspace,
@@ -160,6 +160,50 @@ Deno.test("jpt serve refuses a request without its token or naming another host,
     const post = await fetch(url, { method: "POST" });
     assert.equal(post.status, 405);
     await post.body?.cancel();
+  } finally {
+    await stop();
+  }
+});
+
+Deno.test("jpt serve reads each conversation in a process of its own: a saved file is read again, later pages are read back, the reading process prints plain JSON", async () => {
+  const { ws, url, dir, stop } = await served();
+  await using _ = ws;
+  try {
+    const first = await (await fetch(`${url}c/17800000000`)).text();
+    assert.match(first, /Picked RwLock over Mutex for the cache/);
+    // jp saves: a new file with another turn summary in its place.
+    const saved = ConversationStream.parse(
+      await Deno.readFile(join(dir, "events.json")),
+    );
+    saved.labelTurn(5, undefined, "Dropped the second cache layer");
+    await Deno.writeFile(join(dir, "events.json.tmp"), saved.serialize());
+    await Deno.rename(join(dir, "events.json.tmp"), join(dir, "events.json"));
+    const again = await (await fetch(`${url}c/17800000000`)).text();
+    assert.match(again, /Dropped the second cache layer/);
+    assert.ok(!first.includes("Dropped the second cache layer"));
+    // A page past the end reads no turn; its outline lists every turn.
+    const past = await (await fetch(`${url}c/17800000000?page=3`)).text();
+    assert.ok(!past.includes('class="turn"'));
+    assert.equal(past.match(/<li><a /g)?.length, 30);
+
+    const outline = await runJpt(["serve", "--outline-of", "17800000000"], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.equal(outline.code, 0, outline.stderr);
+    const data = JSON.parse(outline.stdout);
+    assert.equal(data.title, "Caching design");
+    assert.equal(data.turns.length, 30);
+    assert.equal(data.turns[5].summary, "Dropped the second cache layer");
+    assert.equal(data.ranges.length, 30);
+    const missing = await runJpt(["serve", "--outline-of", "17899999999"], {
+      cwd: ws.root,
+      env: ws.env,
+    });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no conversation jp-c17899999999/);
+    const help = await runJpt(["serve", "--help"], { cwd: ws.root });
+    assert.ok(!help.stdout.includes("--outline-of"), "not for people");
   } finally {
     await stop();
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ConversationTurns } from "../../src/app/read/workspace_turns.ts";
+import type { ConversationOutline } from "../../src/app/read/conversation_outline.ts";
 import { ViewCache } from "../../src/web/view_cache.ts";
 
 Deno.test("ViewCache keeps a view while its files are unchanged, reads again after a write, and keeps two", async () => {
@@ -16,7 +16,7 @@ Deno.test("ViewCache keeps a view while its files are unchanged, reads again aft
     let reads = 0;
     const read = (id: string) => () => {
       reads++;
-      return Promise.resolve({ ref: { id } } as unknown as ConversationTurns);
+      return Promise.resolve({ ref: { id } } as unknown as ConversationOutline);
     };
     const first = await cache.get(refs[0]!, read("1"));
     assert.equal(await cache.get(refs[0]!, read("1")), first);
@@ -36,6 +36,9 @@ Deno.test("ViewCache keeps a view while its files are unchanged, reads again aft
     assert.equal(reads, 5);
     await cache.get(refs[2]!, read("3"));
     assert.equal(reads, 5, "3 is still kept");
+    cache.forget(refs[2]!);
+    await cache.get(refs[2]!, read("3"));
+    assert.equal(reads, 6, "3 was forgotten");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,7 +1,8 @@
 /**
  * What `jpt serve` reads beyond the read flows: the directories it watches
  * for live updates (the workspace's conversations and the user-local ones,
- * archived ones inside), and a conversation by its id, archived or not.
+ * archived ones inside), a conversation by its id, archived or not, its
+ * outline, its list of conversations, and its search.
  *
  * @module
  */
@@ -9,6 +10,14 @@
 import { join } from "../../platform/path.ts";
 import { currentWorkspace, type Session } from "../session.ts";
 import type { ConversationRef } from "../../workspace/conversation_ref.ts";
+import { Services } from "../services.ts";
+import { type OutlineData, readOutlineData } from "./conversation_outline.ts";
+import { allConversationTurns } from "./conversation_view.ts";
+import { findTurns, type FoundTurn } from "./find_turns.ts";
+import {
+  type ConversationRow,
+  listConversations,
+} from "./list_conversations.ts";
 
 /**
  * The conversation roots of the session's workspace.
@@ -47,4 +56,71 @@ export async function viewedConversation(
   return archived === undefined || archived[0] === undefined
     ? undefined
     : { ref: { id, copies: archived }, target: archived[0].dir };
+}
+
+/**
+ * What a conversation's outline is made of, its labels restored from the
+ * label store as every reader restores them.
+ *
+ * @param session Where the flow runs.
+ * @param ref The conversation ({@linkcode viewedConversation} finds it).
+ * @returns The outline's data.
+ */
+export async function viewerOutlineData(
+  session: Session,
+  ref: ConversationRef,
+): Promise<OutlineData> {
+  const workspace = await currentWorkspace(session);
+  return await readOutlineData(ref, new Services(session).labels(workspace));
+}
+
+/** What the viewer's list shows. */
+export interface ViewerList {
+  /** Archived conversations (marked as jp marks them), then the live ones, as `conversation ls` sorts them. */
+  rows: ConversationRow[];
+  /** How many turns of each conversation have a summary (stored, or restored from the label record), by `jp-c<id>`. */
+  summarized: Record<string, number>;
+}
+
+/**
+ * Reads what the viewer's list shows.
+ *
+ * @param session Where the flow runs.
+ * @returns The rows and their counts.
+ */
+export async function viewerList(session: Session): Promise<ViewerList> {
+  const [{ rows: live }, { rows: archived }, { conversations }] = await Promise
+    .all([
+      listConversations(session),
+      listConversations(session, { archived: true }),
+      allConversationTurns(session, {}),
+    ]);
+  return {
+    rows: [...archived.slice().reverse(), ...live],
+    summarized: Object.fromEntries(
+      conversations.map((conversation) => [
+        `jp-c${conversation.ref.id}`,
+        conversation.turns.filter((turn) => turn.summary !== undefined).length,
+      ]),
+    ),
+  };
+}
+
+/**
+ * The viewer's search: what `jpt find` finds for the words as one phrase,
+ * ranked as it ranks (summaries first), at most 200 turns.
+ *
+ * @param session Where the flow runs.
+ * @param query The words.
+ * @returns The turns found.
+ */
+export async function viewerSearch(
+  session: Session,
+  query: string,
+): Promise<FoundTurn[]> {
+  return (await findTurns(session, {
+    patterns: [query],
+    regex: false,
+    limit: 200,
+  })).found;
 }
