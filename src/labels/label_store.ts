@@ -589,7 +589,9 @@ async function serialize(
     turns: record.entries,
   };
   const text = JSON.stringify(body);
-  return JSON.stringify({ ...body, checksum: await checksumOf(text) });
+  // `JSON.stringify({ ...body, checksum })`, without stringifying the body
+  // twice: the checksum is the last member.
+  return `${text.slice(0, -1)},"checksum":"${await checksumOf(text)}"}`;
 }
 
 function checksumOf(text: string): Promise<string> {
@@ -609,12 +611,19 @@ async function verifiedEntries(
   }
   if (typeof value !== "object" || value === null) return undefined;
   const { checksum, ...body } = value;
+  // The body's text is the record's without its last member, as jpt writes
+  // it (one line, the checksum last); another layout is stringified again.
+  const last = `,"checksum":${JSON.stringify(checksum)}}`;
+  const trimmed = text.trimEnd();
+  const bodyText = typeof checksum === "string" && trimmed.endsWith(last)
+    ? `${trimmed.slice(0, -last.length)}}`
+    : JSON.stringify(body);
   if (
     body.version !== VERSION || body.root !== conversation.root ||
     body.workspace_id !== (conversation.workspaceId ?? null) ||
     body.conversation !== conversation.conversationId ||
     !Array.isArray(body.turns) ||
-    checksum !== await checksumOf(JSON.stringify(body))
+    checksum !== await checksumOf(bodyText)
   ) return undefined;
   const entries = body.turns as unknown[];
   return entries.every(isEntry) ? entries : undefined;

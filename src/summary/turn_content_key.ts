@@ -10,6 +10,7 @@
 
 import type { RereadMemory } from "../conversation/reread_memory.ts";
 import type { Turn } from "../conversation/turn.ts";
+import type { Entry } from "../conversation/entry.ts";
 import { type PartsHasher, webCryptoPartsHasher } from "../platform/sha256.ts";
 
 /**
@@ -79,14 +80,16 @@ export async function turnContentKeys(
   const missing: { at: number; texts: string[]; parts: string[] }[] = [];
   turns.forEach((turn, at) => {
     if (result[at] !== undefined) return;
-    const texts = contentEntries(turn).map((entry) => entry.text);
+    const entries = contentEntries(turn);
+    // The texts are what the memory compares; without one, never gathered.
+    const texts = memo === undefined ? [] : entries.map((entry) => entry.text);
     const known = memo?.get(turn.index, texts);
     if (known !== undefined) {
       result[at] = known;
       keys.set(turn, known);
       return;
     }
-    missing.push({ at, texts, parts: turnContentParts(turn) });
+    missing.push({ at, texts, parts: contentParts(entries) });
   });
   if (missing.length > 0) {
     const hashed = await (options.hasher ?? webCryptoPartsHasher)(
@@ -112,7 +115,7 @@ export async function turnContentKeys(
  * @returns The text.
  */
 export function turnContentText(turn: Turn): string {
-  return turnContentParts(turn).join("");
+  return contentParts(contentEntries(turn)).join("");
 }
 
 /**
@@ -120,9 +123,9 @@ export function turnContentText(turn: Turn): string {
  * `event_id` member is cut out by slicing around it, never by copying the
  * entry, so hashing a large conversation allocates no second copy of it.
  */
-function turnContentParts(turn: Turn): string[] {
+function contentParts(entries: readonly Entry[]): string[] {
   const parts = ["jpt-turn-content-2\n"];
-  contentEntries(turn).forEach((entry, i) => {
+  entries.forEach((entry, i) => {
     if (i > 0) parts.push("\n");
     const text = entry.text;
     const found = entry.eventId === undefined

@@ -346,3 +346,44 @@ Deno.test({
     }
   },
 });
+
+Deno.test("a record is one line of JSON with its checksum last, over the rest; laid out again by hand with the same values it still verifies", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const warnings: string[] = [];
+    const store = LabelStore.at(dir, (line) => warnings.push(line));
+    await store.update(conversation, (record) => {
+      record.upsert(entry(1, 'Fix the "parser" ✓'));
+      record.upsert(entry(2, "Add tests"));
+    });
+    const file = [...Deno.readDirSync(dir)].find((e) => e.isFile)!.name;
+    const text = Deno.readTextFileSync(join(dir, file));
+    const value = JSON.parse(text);
+    assert.equal(text, JSON.stringify(value) + "\n");
+    assert.equal(Object.keys(value).at(-1), "checksum");
+    const { checksum, ...body } = value;
+    const digest = await crypto.subtle.digest(
+      "SHA-256",
+      new TextEncoder().encode(JSON.stringify(body)),
+    );
+    assert.equal(
+      checksum,
+      [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0"))
+        .join(""),
+    );
+    Deno.writeTextFileSync(join(dir, file), JSON.stringify(value, null, 2));
+    assert.deepEqual(
+      (await store.read(conversation)).entries.map((e) => e.summary),
+      ['Fix the "parser" ✓', "Add tests"],
+    );
+    // The checksum over other text: refused.
+    Deno.writeTextFileSync(
+      join(dir, file),
+      text.replace("Add tests", "Add tesTs"),
+    );
+    assert.deepEqual((await store.read(conversation)).entries, []);
+    assert.equal(warnings.length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
