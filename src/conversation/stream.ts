@@ -239,8 +239,10 @@ export class ConversationStream {
    */
   serializeParts(): Uint8Array[] {
     const source = this.#source;
-    // While no entry was inserted or removed, the file's own separators stay.
-    const sameLayout = source !== undefined && !this.#layoutChanged;
+    // While no entry was inserted or removed (but after the last one read),
+    // the file's own separators stay.
+    const sameLayout = source !== undefined && !this.#layoutChanged &&
+      source.entries.length > 0;
     if (sameLayout) return this.#splice(source);
     if (this.#entries.length === 0) return [encoder.encode("[]\n")];
     return [
@@ -257,16 +259,27 @@ export class ConversationStream {
   #splice(source: SourceLayout): Uint8Array[] {
     const bounds = byteBoundsOf(source);
     const parts: Uint8Array[] = [];
+    const read = source.entries.length;
     let copiedTo = 0;
     this.#entries.forEach((entry, i) => {
-      if (entry === source.entries[i]) return;
+      if (i >= read || entry === source.entries[i]) return;
       parts.push(
         source.bytes.subarray(copiedTo, bounds[2 * i]),
         encoder.encode(entry.text),
       );
       copiedTo = bounds[2 * i + 1]!;
     });
-    parts.push(source.bytes.subarray(copiedTo));
+    if (this.#entries.length === read) {
+      parts.push(source.bytes.subarray(copiedTo));
+      return parts;
+    }
+    // Entries added after the last one read: laid out as jp lays out every
+    // entry, then the closing bracket in place of the file's.
+    const added = this.#entries.slice(read).map((entry) => entry.text);
+    parts.push(
+      source.bytes.subarray(copiedTo, bounds[2 * read - 1]),
+      encoder.encode(`,\n  ${added.join(",\n  ")}\n]\n`),
+    );
     return parts;
   }
 
@@ -613,7 +626,11 @@ export class ConversationStream {
   #insert(at: number, entry: Entry): void {
     this.#entries.splice(at, 0, entry);
     this.#revision++;
-    this.#layoutChanged = true;
+    // An entry added after every entry read keeps the file's layout: its
+    // bytes are spliced in before the closing bracket.
+    if (this.#source === undefined || at < this.#source.entries.length) {
+      this.#layoutChanged = true;
+    }
     this.#turns = undefined;
     this.#turnStarts = undefined;
   }

@@ -441,3 +441,85 @@ Deno.test("parse({ wholeFile }) of JSON nested deeper than the native writer goe
   );
   assert.deepEqual(whole.serialize(), bytes);
 });
+
+Deno.test("appending keeps every byte read and lays the new entries out as jp does: the same file as writing every entry anew, for jp's files", () => {
+  const joined = (stream: ConversationStream) =>
+    `[\n  ${stream.entries.map((entry) => entry.text).join(",\n  ")}\n]\n`;
+  const files = [
+    ...GENERATIONS.map(streamFile),
+    ...fixtureConversations().map((dir) =>
+      Deno.readFileSync(`${dir}/events.json`)
+    ),
+  ];
+  for (const bytes of files) {
+    const stream = ConversationStream.parse(bytes);
+    if (stream.entries.length === 0) continue;
+    stream.appendEvent({
+      timestamp: "2026-12-04 00:00:00.0",
+      type: "turn_start",
+    });
+    stream.appendEvent({
+      timestamp: "2026-12-04 00:00:00.1",
+      type: "chat_request",
+      content: "one more ✓",
+    });
+    const written = stream.serialize();
+    // What was read stays, byte for byte, up to its last entry.
+    const read = ConversationStream.parse(bytes).entries;
+    const lastEnd = decoder.decode(bytes).lastIndexOf(read.at(-1)!.text) +
+      read.at(-1)!.text.length;
+    const prefix = new TextEncoder().encode(
+      decoder.decode(bytes).slice(0, lastEnd),
+    );
+    assert.deepEqual(written.subarray(0, prefix.length), prefix);
+    assert.deepEqual(
+      JSON.parse(decoder.decode(written)),
+      [
+        ...JSON.parse(decoder.decode(bytes)),
+        ...stream.entries.slice(-2).map((
+          entry,
+        ) => JSON.parse(entry.text)),
+      ],
+    );
+    // A file jp laid out: exactly what writing every entry anew gives.
+    if (decoder.decode(bytes) === joined(ConversationStream.parse(bytes))) {
+      assert.equal(decoder.decode(written), joined(stream));
+    }
+  }
+});
+
+Deno.test("appending to a file laid out by hand keeps its layout for what was read; a label on an old turn and a pop write the right file", () => {
+  const bytes = new TextEncoder().encode(
+    '[{"timestamp":"t0","type":"turn_start","event_id":"a1"},{"timestamp":"t1","type":"chat_request","content":"hi"},\n' +
+      '{"timestamp":"t2","type":"chat_response","message":"yo"}]',
+  );
+  const stream = ConversationStream.parse(bytes);
+  stream.appendEvent({ timestamp: "t3", type: "turn_start" });
+  stream.appendEvent({
+    timestamp: "t4",
+    type: "chat_request",
+    content: "again",
+  });
+  stream.labelTurn(0, undefined, "Greeted");
+  const written = decoder.decode(stream.serialize());
+  // The entries read and their separators as they were; the label's entry
+  // and the new ones as jp writes them.
+  assert.ok(
+    written.includes(
+      '},{"timestamp":"t1","type":"chat_request","content":"hi"},\n{"timestamp":"t2","type":"chat_response","message":"yo"},\n  {\n    "event_id": ',
+    ),
+    written,
+  );
+  assert.ok(written.startsWith('[{\n    "event_id": "a1",'), written);
+  assert.ok(written.endsWith('"content": "again"\n  }\n]\n'), written);
+  const reread = ConversationStream.parse(new TextEncoder().encode(written));
+  assert.deepEqual(reread.turns().map((turn) => turn.summary), [
+    "Greeted",
+    undefined,
+  ]);
+  assert.equal(reread.entries.length, 5);
+  stream.pop();
+  const popped = ConversationStream.parse(stream.serialize());
+  assert.equal(popped.entries.length, 4);
+  assert.equal(popped.entries.at(-1)!.type, "turn_start");
+});

@@ -1,0 +1,190 @@
+/**
+ * How soon `jpt query` sends its request, side by side in one run, from the
+ * start of each process to the request's arrival at a loopback model:
+ *
+ * - at 10,000 labelled turns (26 MB; the label store holding the labels,
+ *   as after jpt wrote them), against a script that does what the query
+ *   must do first and nothing else: read the file, `JSON.parse` it and
+ *   write it atomically (a new file renamed over it);
+ * - at 10 turns, against a script that sends the same body with a bare
+ *   `fetch`.
+ *
+ * Each query runs on a fresh copy of the conversation; medians of 11 rounds
+ * (3 with `--quick`), alternated, with the spread of the ratios.
+ *
+ * `deno run -A bench/query_large_run.ts [--quick]` prints the rows.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { chatCompletion, FakeLlm } from "../tests/support/fake_llm.ts";
+import { generateConversation } from "./generate.ts";
+import { MAIN, removeTree, sideBySide } from "./run_jpt.ts";
+
+const quick = Deno.args.includes("--quick");
+const ROUNDS = quick ? 3 : 11;
+
+await using server = FakeLlm.start((request) =>
+  request.body?.stream
+    ? { stream: { pieces: ["ok"] } }
+    : { json: chatCompletion("{}") }
+);
+const root = await Deno.makeTempDir({ prefix: "jpt-bench-query-" });
+const env = { NO_COLOR: "1", JPT_DATA_DIR: join(root, "data") };
+let next = 17800000000;
+
+/** A new conversation of `events`; its id. */
+async function add(events: Uint8Array): Promise<string> {
+  const id = String(next++);
+  const dir = join(root, ".jp", "conversations", id);
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeFile(join(dir, "events.json"), events);
+  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+  await Deno.writeTextFile(
+    join(dir, "metadata.json"),
+    '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+  );
+  return id;
+}
+
+/** Runs a command; ms from its start to the arrival of its first chat request. */
+async function arrival(
+  command: string[],
+  streamedOnly = true,
+): Promise<number> {
+  const before = server.chatRequests.length;
+  const started = performance.now();
+  const output = await new Deno.Command(command[0]!, {
+    args: command.slice(1),
+    cwd: root,
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!output.success) {
+    throw new Error(new TextDecoder().decode(output.stderr));
+  }
+  // The streamed one: a detached worker's summary request is not.
+  const request = server.chatRequests.slice(before).find((r) =>
+    r.body?.stream === true || !streamedOnly
+  );
+  if (request === undefined) {
+    throw new Error(`${command.join(" ")}: no request`);
+  }
+  return request.receivedAt - started;
+}
+
+/** Waits for the detached worker a query started to have sent its request and ended. */
+async function workerDone(): Promise<void> {
+  const before = server.chatRequests.length;
+  for (let waited = 0; waited < 5000; waited += 50) {
+    if (
+      server.chatRequests.slice(before).some((r) => r.body?.stream !== true)
+    ) {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // Its write and exit.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+/** Wall time of a command. */
+async function wall(command: string[]): Promise<number> {
+  const started = performance.now();
+  const output = await new Deno.Command(command[0]!, {
+    args: command.slice(1),
+    cwd: root,
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!output.success) {
+    throw new Error(new TextDecoder().decode(output.stderr));
+  }
+  return performance.now() - started;
+}
+
+const deno = (
+  ...args: string[]
+) => [Deno.execPath(), "run", "-A", "--quiet", ...args];
+const query = (id: string) => deno(MAIN, "query", "--id", id, "hello");
+
+try {
+  await Deno.mkdir(join(root, ".jp"), { recursive: true });
+  await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nbenchqu\n");
+  await Deno.writeTextFile(
+    join(root, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/m"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
+  );
+  const large = generateConversation(10_000, 300, 7, 10_000);
+  const small = generateConversation(10, 300, 7, 10);
+  // One conversation, its file put back before each query; its labels in
+  // the store, as jpt's own writes left them.
+  const largeId = await add(large);
+  const largeFile = join(root, ".jp", "conversations", largeId, "events.json");
+  await wall(deno(MAIN, "summarize", largeId));
+  const floor = join(root, "floor.ts");
+  await Deno.writeTextFile(
+    floor,
+    `const path = Deno.args[0];
+const value = JSON.parse(Deno.readTextFileSync(path));
+Deno.writeTextFileSync(path + ".tmp", JSON.stringify(value, null, 2) + "\\n");
+Deno.renameSync(path + ".tmp", path);
+`,
+  );
+  const fetchScript = join(root, "fetch.ts");
+  // The body a query at 10 turns sends, learned from one query.
+  const learn = await add(small);
+  await arrival(query(learn));
+  const body = server.chatRequests.findLast((r) => r.body?.stream === true)!
+    .body;
+  await Deno.writeTextFile(
+    fetchScript,
+    `await (await fetch(${
+      JSON.stringify(`${server.url}/v1/chat/completions`)
+    }, { method: "POST", headers: { "content-type": "application/json" }, body: ${
+      JSON.stringify(JSON.stringify(body))
+    } })).text();\n`,
+  );
+  const largeRun = await sideBySide({
+    floor: async () =>
+      await wall(
+        deno(
+          floor,
+          join(root, ".jp", "conversations", await add(large), "events.json"),
+        ),
+      ),
+    query: async () => {
+      await Deno.writeFile(largeFile, large);
+      const ms = await arrival(query(largeId));
+      await workerDone();
+      return ms;
+    },
+  }, ROUNDS);
+  const smallRun = await sideBySide({
+    fetch: async () => await arrival(deno(fetchScript), false),
+    query: async () => await arrival(query(await add(small))),
+  }, ROUNDS);
+  console.log(
+    `| \`jpt query\` at 10,000 labelled turns (${
+      (large.length / 1e6).toFixed(0)
+    } MB): request sent / read, parse and atomically write the file (${
+      largeRun.median.floor!.toFixed(0)
+    } ms) | ${largeRun.ratio("query", "floor")} (${
+      largeRun.median.query!.toFixed(0)
+    } ms) | ≤ 1.5× |`,
+  );
+  console.log(
+    `| \`jpt query\` at 10 turns: request sent / a bare Deno fetch of the same body (${
+      smallRun.median.fetch!.toFixed(0)
+    } ms) | ${smallRun.ratio("query", "fetch")} (${
+      smallRun.median.query!.toFixed(0)
+    } ms) | ≤ 2.5× |`,
+  );
+} finally {
+  await removeTree(root);
+}
