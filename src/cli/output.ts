@@ -6,6 +6,7 @@
  */
 
 import {
+  hasControlCharacters,
   singleLine,
   stripControlCharacters,
 } from "../conversation/control_chars.ts";
@@ -93,6 +94,9 @@ const SGR = /(\u001b\[[0-9;]*m)/;
 
 /** The stdout safety net: every control sequence but jpt's own colours removed. */
 function keepingColors(text: string): string {
+  // Text without colours has nothing to keep: one native scan each says
+  // whether there is anything to remove.
+  if (!hasControlCharacters(text) && !text.includes("\r")) return text;
   return text.split(SGR).map((part, i) =>
     i % 2 === 1 ? part : sanitizeText(part)
   )

@@ -9,8 +9,9 @@
  * @module
  */
 
-import { CONVERSATION_EVENT_TYPES, type EntryIdentity } from "./entry.ts";
-import { entryIdentity } from "./scan_events.ts";
+import { CONVERSATION_EVENT_TYPES } from "./entry.ts";
+import { identityProblem } from "./scan_events.ts";
+import { eventIdOf } from "./event_id.ts";
 import { ConversationStream } from "./stream.ts";
 
 /** The number of turns and the time of the last event. */
@@ -149,19 +150,17 @@ function eachEvent(
       return false;
     }
     const values = entry as Record<string, unknown>;
-    let identity: EntryIdentity;
-    try {
-      identity = entryIdentity(values, () => 0, index);
-    } catch {
+    const type = values.type;
+    const eventId = values.event_id;
+    if (identityProblem(type, values.timestamp, eventId) !== undefined) {
       return false;
     }
-    const { type } = identity;
-    if (!CONVERSATION_EVENT_TYPES.has(type)) continue;
+    if (!CONVERSATION_EVENT_TYPES.has(type as string)) continue;
     onEvent(
       values,
-      type,
+      type as string,
       type === "turn_start" || !seenEvent,
-      identity.eventId,
+      eventIdOf(eventId),
     );
     seenEvent = true;
   }

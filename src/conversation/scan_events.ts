@@ -39,6 +39,39 @@ export class EventsSyntaxError extends SyntaxError {
 }
 
 /**
+ * What is wrong with an entry's identity keys, if anything: the stream's
+ * parser needs a string `type`, a string `timestamp`, and an `event_id`
+ * that is a string, `null` or absent.
+ *
+ * @param type The entry's `type`.
+ * @param timestamp Its `timestamp`.
+ * @param eventId Its `event_id`.
+ * @returns The problem, or `undefined`.
+ */
+export function identityProblem(
+  type: unknown,
+  timestamp: unknown,
+  eventId: unknown,
+): string | undefined {
+  if (typeof type !== "string") {
+    return type === undefined
+      ? 'Entry has no "type"'
+      : 'Entry "type" is not a string';
+  }
+  if (typeof timestamp !== "string") {
+    return timestamp === undefined
+      ? 'Entry has no "timestamp"'
+      : 'Entry "timestamp" is not a string';
+  }
+  if (
+    eventId !== undefined && eventId !== null && typeof eventId !== "string"
+  ) {
+    return 'Entry "event_id" is not a string';
+  }
+  return undefined;
+}
+
+/**
  * Checks the identity keys of an entry and reads them: a string `type`, a
  * string `timestamp`, and an `event_id` that is a string, `null` or absent.
  *
@@ -59,36 +92,13 @@ export function entryIdentity(
   entryIndex: number | undefined,
 ): EntryIdentity {
   const { type, timestamp, event_id: eventId, id } = values;
-  if (typeof type !== "string") {
-    throw new EventsSyntaxError(
-      type === undefined
-        ? 'Entry has no "type"'
-        : 'Entry "type" is not a string',
-      offsetOf(),
-      entryIndex,
-    );
-  }
-  if (typeof timestamp !== "string") {
-    throw new EventsSyntaxError(
-      timestamp === undefined
-        ? 'Entry has no "timestamp"'
-        : 'Entry "timestamp" is not a string',
-      offsetOf(),
-      entryIndex,
-    );
-  }
-  if (
-    eventId !== undefined && eventId !== null && typeof eventId !== "string"
-  ) {
-    throw new EventsSyntaxError(
-      'Entry "event_id" is not a string',
-      offsetOf(),
-      entryIndex,
-    );
+  const problem = identityProblem(type, timestamp, eventId);
+  if (problem !== undefined) {
+    throw new EventsSyntaxError(problem, offsetOf(), entryIndex);
   }
   return {
-    type,
-    timestamp,
+    type: type as string,
+    timestamp: timestamp as string,
     eventId: eventIdOf(eventId),
     callId: typeof id === "string" ? id : undefined,
   };

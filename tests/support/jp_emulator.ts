@@ -8,12 +8,17 @@
  * meanwhile, then close the lock and delete the lock file. Prints one JSON
  * line per turn: `{"turn", "violations"}`.
  *
+ * `… TURNS resave GAP_MS`: no turn is appended, the file is only re-saved
+ * (TURNS saves, GAP_MS apart after each lock is released), as jp saves a
+ * conversation it did not change.
+ *
  * @module
  */
 
 import { join } from "node:path";
 
-const [dir, lockPath, holdText, turnsText] = Deno.args;
+const [dir, lockPath, holdText, turnsText, mode, gapText] = Deno.args;
+const resave = mode === "resave";
 const hold = Number(holdText);
 const events = join(dir!, "events.json");
 
@@ -40,11 +45,13 @@ for (let turn = 0; turn < Number(turnsText); turn++) {
   const stamp = `2026-02-01 00:${
     String(Math.floor(turn / 60)).padStart(2, "0")
   }:${String(turn % 60).padStart(2, "0")}.0`;
-  entries.push(
-    { timestamp: stamp, type: "turn_start" },
-    { timestamp: stamp, type: "chat_request", content: `jp turn ${turn}` },
-    { timestamp: stamp, type: "chat_response", message: `answer ${turn}` },
-  );
+  if (!resave) {
+    entries.push(
+      { timestamp: stamp, type: "turn_start" },
+      { timestamp: stamp, type: "chat_request", content: `jp turn ${turn}` },
+      { timestamp: stamp, type: "chat_response", message: `answer ${turn}` },
+    );
+  }
   const text = JSON.stringify(entries, null, 2) + "\n";
   await Deno.writeTextFile(`${events}.emulator.tmp`, text);
   await Deno.rename(`${events}.emulator.tmp`, events);
@@ -57,4 +64,7 @@ for (let turn = 0; turn < Number(turnsText); turn++) {
   lock.close();
   await Deno.remove(lockPath!).catch(() => {});
   console.log(JSON.stringify({ turn, violations }));
+  if (resave) {
+    await new Promise((resolve) => setTimeout(resolve, Number(gapText ?? 0)));
+  }
 }
