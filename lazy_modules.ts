@@ -92,6 +92,8 @@ export interface LazyModules {
   "workspace/conversation_create.ts":
     typeof import("./src/workspace/conversation_create.ts");
   "web/server.ts": typeof import("./src/web/server.ts");
+  "web/viewer_reader.ts": typeof import("./src/web/viewer_reader.ts");
+  "cli/serve_reader.ts": typeof import("./src/cli/serve_reader.ts");
   "workspace/worker_log.ts": typeof import("./src/workspace/worker_log.ts");
 }
 
@@ -180,5 +182,7 @@ export const LAZY_MODULES: {
   "workspace/conversation_create.ts": () =>
     import("./src/workspace/conversation_create.ts"),
   "web/server.ts": () => import("./src/web/server.ts"),
+  "web/viewer_reader.ts": () => import("./src/web/viewer_reader.ts"),
+  "cli/serve_reader.ts": () => import("./src/cli/serve_reader.ts"),
   "workspace/worker_log.ts": () => import("./src/workspace/worker_log.ts"),
 };

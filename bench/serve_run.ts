@@ -2,13 +2,14 @@
  * `jpt serve` on 10,000-turn conversations of two shapes (short tool
  * results: 26 MB; the bench's heavier ones: 91 MB): time to the first byte
  * and to the complete page of the conversation page (the outline and the
- * first 100 turns) on a first load (the file replaced by a copy before it,
- * as a save replaces it) and on the load after it (the outline kept while
- * the files are unchanged), against `jpt turns` on the same
- * conversation in a fresh process, alternated run by run; and the server's
- * resident memory (VmRSS) when it has just started and after the loads,
- * against the file's size. Medians of 11 rounds (3 with `--quick`). Linux
- * (memory from /proc).
+ * first 100 turns) on a load after a save (the file replaced by a copy, as
+ * a save replaces it) and on the load after that, against `jpt turns` on
+ * the same conversation in a fresh process, alternated run by run; and the
+ * server's resident memory (VmRSS) when it has just started and after the
+ * loads, against the file's size, beside a bare `Deno.serve` that streams
+ * the same page as many times in 64 KiB pieces (what the runtime keeps for
+ * streaming alone). Medians of 11 rounds (3 with `--quick`). Linux (memory
+ * from /proc).
  *
  * `deno run -A bench/serve_run.ts [--quick]` prints the rows.
  *
@@ -27,6 +28,53 @@ const TURNS = 10_000;
 async function residentMb(pid: number): Promise<number> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/**
+ * The resident memory of a bare `Deno.serve` after streaming `page` to
+ * `loads` requests in 64 KiB pieces.
+ */
+async function bareServerMb(
+  page: Uint8Array,
+  loads: number,
+  dir: string,
+): Promise<number> {
+  const file = join(dir, "page.html");
+  await Deno.writeFile(file, page);
+  const script = join(dir, "bare_server.ts");
+  await Deno.writeTextFile(
+    script,
+    `const page = Deno.readFileSync(${JSON.stringify(file)});
+Deno.serve({ port: 0, onListen: ({ port }) => console.log(port) }, () => {
+  let at = 0;
+  return new Response(new ReadableStream({ pull(c) {
+    if (at >= page.length) return c.close();
+    c.enqueue(page.slice(at, at + 65536));
+    at += 65536;
+  } }));
+});
+`,
+  );
+  const bare = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", script],
+    stdout: "piped",
+  }).spawn();
+  try {
+    const reader = bare.stdout.pipeThrough(
+      new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>,
+    ).getReader();
+    let port = "";
+    while (!port.includes("\n")) port += (await reader.read()).value ?? "";
+    reader.releaseLock();
+    for (let i = 0; i < loads; i++) {
+      await (await fetch(`http://127.0.0.1:${port.trim()}/`)).arrayBuffer();
+    }
+    return await residentMb(bare.pid);
+  } finally {
+    bare.kill();
+    await bare.status;
+    await bare.stdout.cancel().catch(() => {});
+  }
 }
 
 /** Serves a workspace holding one conversation of the shape and loads its page. */
@@ -92,6 +140,8 @@ async function measure(toolBytes: number): Promise<void> {
       );
     }
     const rssMb = await residentMb(server.pid);
+    const pageBytes = new Uint8Array(await (await fetch(page)).arrayBuffer());
+    const bareMb = await bareServerMb(pageBytes, 2 * ROUNDS + 1, root);
     const fileMb = events.length / 1024 / 1024;
     const m = {
       first: median(times.first),
@@ -105,17 +155,17 @@ async function measure(toolBytes: number): Promise<void> {
     const ratio = (ms: number) =>
       `${(ms / m.turns).toFixed(2)}× (${ms.toFixed(0)} ms)`;
     console.log(
-      `| \`jpt serve\`, ${shape}, first load: first byte / \`jpt turns\` on it (${
+      `| \`jpt serve\`, ${shape}, load after a save: first byte / \`jpt turns\` on it (${
         m.turns.toFixed(0)
       } ms) | ${ratio(m.first)} | ≤ 2× |`,
     );
     console.log(
-      `| the same, first load: complete page (outline and 100 turns) / \`jpt turns\` | ${
+      `| the same, load after a save: complete page (outline and 100 turns) / \`jpt turns\` | ${
         ratio(m.whole)
       } | |`,
     );
     console.log(
-      `| the same, later loads (kept while the files are unchanged): first byte / \`jpt turns\` | ${
+      `| the same, the load after (the same file): first byte / \`jpt turns\` | ${
         ratio(m.again)
       } | |`,
     );
@@ -124,7 +174,11 @@ async function measure(toolBytes: number): Promise<void> {
         2 * ROUNDS
       } loads / file size | ${(rssMb / fileMb).toFixed(2)}× (${
         rssMb.toFixed(0)
-      } MB; ${startedMb.toFixed(0)} MB when started) | ≤ 3× |`,
+      } MB; ${
+        startedMb.toFixed(0)
+      } MB when started; a bare Deno.serve streaming the page as often: ${
+        bareMb.toFixed(0)
+      } MB) | ≤ 3× |`,
     );
   } finally {
     if (server !== undefined) {

@@ -10,10 +10,6 @@ import { type CommandUnknownOpts, Option } from "./command.ts";
 import { ExitCode, UsageError } from "../errors/jpt_error.ts";
 import type { CommandDeps } from "./command_deps.ts";
 import { importLazily } from "../platform/lazy_import.ts";
-import { jptCommand } from "./hand_off.ts";
-import type { Session } from "../app/session.ts";
-import type { CliContext } from "./context.ts";
-import type { ViewerReader } from "../web/server.ts";
 
 /**
  * Adds `serve` to the program.
@@ -35,23 +31,23 @@ export function addServeCommand(
       "the address to listen on (default 127.0.0.1: this machine only)",
     )
     .option("--open", "open the viewer in the browser")
-    // The server's reading process (see `processReader`): not for people.
-    .addOption(new Option("--outline-of <id>").hideHelp())
+    // The server's reading processes (`serve_reader.ts`): not for people.
+    .addOption(new Option("--page-of <id>").hideHelp())
+    .addOption(new Option("--page <n>").hideHelp())
+    .addOption(new Option("--summaries-of <id>").hideHelp())
     .addOption(new Option("--list").hideHelp())
     .addOption(new Option("--search <words>").hideHelp())
     .addHelpText("after", SERVE_HELP)
     .action(async (opts) => {
-      const roots = await importLazily("app/read/viewer_roots.ts");
       const context = deps.context();
-      if (
-        opts.outlineOf !== undefined || opts.list === true ||
-        opts.search !== undefined
-      ) {
-        await readForServer(context, roots, opts);
+      const reading = await importLazily("cli/serve_reader.ts");
+      if (reading.isReading(opts)) {
+        await reading.readForServer(context, opts);
         deps.setExitCode(ExitCode.ok);
         return;
       }
       const { serveWorkspace, newToken } = await importLazily("web/server.ts");
+      const { viewerRoots } = await importLazily("app/read/viewer_roots.ts");
       const hostname = opts.host ?? "127.0.0.1";
       if (hostname !== "127.0.0.1" && hostname !== "localhost") {
         context.warn?.(
@@ -63,9 +59,9 @@ export function addServeCommand(
         hostname,
         port: opts.port ?? 0,
         token,
-        roots: await roots.viewerRoots(context),
+        roots: await viewerRoots(context),
         signal: deps.signal,
-        reader: processReader(context),
+        reader: reading.processReader(context),
         onListen: (url) => {
           context.io.out(`${url}\n`);
           if (opts.open === true) openBrowser(context.env, url);
@@ -73,65 +69,6 @@ export function addServeCommand(
       });
       deps.setExitCode(ExitCode.ok);
     });
-}
-
-/**
- * The server's reader: each whole conversation (and the list) is
- * read by a jpt process of its own that prints it as JSON, so the parse of
- * a large file is freed with that process, never held by the server.
- */
-function processReader(session: Session): ViewerReader {
-  const read = async (args: string[]) => {
-    const [program, ...leading] = jptCommand();
-    const workspace = session.workspaceDir === undefined
-      ? []
-      : ["--workspace", session.workspaceDir];
-    const output = await new Deno.Command(program!, {
-      args: [...leading, ...workspace, "serve", ...args],
-      cwd: session.cwd,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!output.success) {
-      const said = new TextDecoder().decode(output.stderr).trim();
-      throw new Error(
-        said === "" ? `jpt serve ${args.join(" ")} failed` : said,
-      );
-    }
-    return JSON.parse(new TextDecoder().decode(output.stdout));
-  };
-  return {
-    outline: (ref) => read(["--outline-of", ref.id]),
-    list: () => read(["--list"]),
-    // One argument: words that start with "-" stay words.
-    search: (query) => read([`--search=${query}`]),
-  };
-}
-
-/** What a reading process prints: a conversation's outline, the list, or a search's turns. */
-async function readForServer(
-  session: CliContext,
-  roots: typeof import("../app/read/viewer_roots.ts"),
-  asked: { outlineOf?: string; search?: string },
-): Promise<void> {
-  if (asked.search !== undefined) {
-    session.io.out(
-      JSON.stringify(await roots.viewerSearch(session, asked.search)),
-    );
-    return;
-  }
-  if (asked.outlineOf === undefined) {
-    session.io.out(JSON.stringify(await roots.viewerList(session)));
-    return;
-  }
-  const viewed = await roots.viewedConversation(session, asked.outlineOf);
-  if (viewed === undefined) {
-    throw new UsageError(`no conversation jp-c${asked.outlineOf}`);
-  }
-  session.io.out(
-    JSON.stringify(await roots.viewerOutlineData(session, viewed.ref)),
-  );
 }
 
 const SERVE_HELP =

@@ -284,27 +284,6 @@ export class ConversationStream {
   }
 
   /**
-   * Where each turn sits in the file as read, from its first event's `{` to
-   * its last event's `}`, while every entry is as parsed: a reader that
-   * keeps only these ranges reads a few turns back later.
-   *
-   * @returns A `[start, end)` byte range per turn, or `undefined` once the
-   *   stream has changed (or was not parsed from a file).
-   */
-  turnByteRanges(): Array<readonly [number, number]> | undefined {
-    const source = this.#source;
-    if (
-      source === undefined || this.#layoutChanged ||
-      this.#entries.some((entry, i) => entry !== source.entries[i])
-    ) return undefined;
-    const bounds = byteBoundsOf(source);
-    return this.turns().map((turn) => {
-      const at = turn.entryIndices;
-      return [bounds[2 * at[0]!]!, bounds[2 * at[at.length - 1]! + 1]!];
-    });
-  }
-
-  /**
    * The turns of the stream. A stream with events but no `turn_start` has
    * one implicit turn 0.
    *

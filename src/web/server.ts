@@ -10,32 +10,13 @@
  * @module
  */
 
-import type { FoundTurn } from "../app/read/find_turns.ts";
 import type { Session } from "../app/session.ts";
-import {
-  viewedConversation,
-  type ViewerList,
-  viewerList,
-  viewerOutlineData,
-  viewerSearch,
-} from "../app/read/viewer_roots.ts";
-import {
-  type OutlineData,
-  outlineOf,
-} from "../app/read/conversation_outline.ts";
-import type { ConversationRef } from "../workspace/conversation_ref.ts";
-import { ViewCache } from "./view_cache.ts";
-import { RenderedPages, streamOf } from "./rendered_pages.ts";
+import { viewedConversation } from "../app/read/viewer_roots.ts";
 import { parseConversationId } from "../workspace/conversation_id.ts";
 import { APP_JS, STYLE_CSS } from "./assets.ts";
 import { LiveUpdates } from "./live.ts";
-import {
-  conversationPage,
-  listPage,
-  pageTurns,
-  searchPage,
-  turnAnchor,
-} from "./pages.ts";
+import { listPage, searchPage } from "./pages.ts";
+import type { ViewerReader } from "./viewer_reader.ts";
 
 /** Where and how the viewer listens. */
 export interface ServeOptions {
@@ -52,35 +33,10 @@ export interface ServeOptions {
   /** Told the viewer's address once it listens (with the token). */
   onListen(url: string): void;
   /**
-   * Reads whole conversations (default: in this process). The CLI reads in
-   * a process of its own, so a large file's parse never stays in the
-   * server's memory.
+   * Reads whole conversations: the CLI's reads in a process of its own per
+   * request, so a large file's parse never stays in the server's memory.
    */
-  reader?: ViewerReader;
-}
-
-/** What the server reads whole files for. */
-export interface ViewerReader {
-  /** What a conversation's outline is made of. */
-  outline(ref: ConversationRef): Promise<OutlineData>;
-  /** What the list shows. */
-  list(): Promise<ViewerList>;
-  /** The turns a search finds (`viewerSearch`). */
-  search(query: string): Promise<FoundTurn[]>;
-}
-
-/**
- * The reader that reads in this process.
- *
- * @param session Where the flows run.
- * @returns The reader.
- */
-export function inProcessReader(session: Session): ViewerReader {
-  return {
-    outline: (ref) => viewerOutlineData(session, ref),
-    list: () => viewerList(session),
-    search: (query) => viewerSearch(session, query),
-  };
+  reader: ViewerReader;
 }
 
 /** Security headers of every response. */
@@ -115,9 +71,7 @@ export async function serveWorkspace(
   options: ServeOptions,
 ): Promise<void> {
   const live = new LiveUpdates(options.roots);
-  const views = new ViewCache();
-  const pages = new RenderedPages();
-  const reader = options.reader ?? inProcessReader(session);
+  const reader = options.reader;
   let hosts: Set<string> = new Set();
   const server = Deno.serve({
     hostname: options.hostname,
@@ -135,8 +89,6 @@ export async function serveWorkspace(
     try {
       return await route(session, request, options.token, {
         live,
-        views,
-        pages,
         reader,
       });
     } catch (error) {
@@ -189,14 +141,9 @@ async function route(
   session: Session,
   request: Request,
   token: string,
-  shared: {
-    live: LiveUpdates;
-    views: ViewCache;
-    pages: RenderedPages;
-    reader: ViewerReader;
-  },
+  shared: { live: LiveUpdates; reader: ViewerReader },
 ): Promise<Response> {
-  const { live, views, pages, reader } = shared;
+  const { live, reader } = shared;
   const url = new URL(request.url);
   const path = url.pathname.slice(token.length + 1);
   // The list's relative links need the trailing slash.
@@ -223,41 +170,17 @@ async function route(
     : parseConversationId(decodeURIComponent(conversation[1]!));
   if (id === undefined) return text(404, "Not found");
   // A live conversation by its id, else an archived one by its directory.
-  const viewed = await viewedConversation(session, id);
-  if (viewed === undefined) return text(404, `No conversation jp-c${id}`);
-  const outline = () =>
-    views.get(
-      viewed.ref,
-      async () => outlineOf(viewed.ref, await reader.outline(viewed.ref)),
-    );
-  let view = await outline();
+  if (await viewedConversation(session, id) === undefined) {
+    return text(404, `No conversation jp-c${id}`);
+  }
   if (conversation![2] !== undefined) {
-    return new Response(
-      JSON.stringify(view.turns.map((turn) => ({
-        anchor: turnAnchor(turn),
-        summary: turn.summary ?? null,
-        fallback: turn.fallback ?? null,
-      }))),
-      { headers: { ...HEADERS, "content-type": "application/json" } },
-    );
+    return new Response(await reader.summaries(id), {
+      headers: { ...HEADERS, "content-type": "application/json" },
+    });
   }
   const page = Math.max(0, Number(url.searchParams.get("page") ?? 0) | 0);
-  const kept = pages.kept(view, page);
-  if (kept !== undefined) return html(streamOf(kept));
-  let shown = await view.readTurns(...pageTurns(page));
-  if (shown === undefined) {
-    // Written since the outline was read: read it once more.
-    views.forget(viewed.ref);
-    view = await outline();
-    shown = await view.readTurns(...pageTurns(page));
-  }
-  if (shown === undefined) {
-    return text(503, `jp-c${id} is being written: reload in a moment`);
-  }
   // Streamed: the outline and the first turns reach the browser first.
-  return html(
-    pages.render(view, page, conversationPage(view, page, shown)),
-  );
+  return html(await reader.page(id, page));
 }
 
 async function renderList(reader: ViewerReader): Promise<string> {

@@ -298,26 +298,17 @@ export function conversationStamp(ref: ConversationRef): string {
   const parts = ref.copies.flatMap((copy) =>
     STAMPED_FILES.map((name) => {
       try {
-        return fileStamp(Deno.statSync(join(copy.dir, name)));
+        const info = Deno.statSync(join(copy.dir, name));
+        // Without inode numbers (some platforms) the identity is too weak:
+        // a stamp that never matches means "read again".
+        if (info.ino === null) return `?${crypto.randomUUID()}`;
+        return `${info.dev}:${info.ino}:${info.size}:${info.mtime?.getTime()}:${info.ctime?.getTime()}`;
       } catch {
         return "-";
       }
     })
   );
   return parts.join("|");
-}
-
-/**
- * The identity of one file as `stat` (or an open file's `stat`) saw it:
- * equal stamps mean the same file, unwritten in between.
- *
- * @param info What `stat` said.
- * @returns The stamp; without inode numbers (some platforms) the identity is
- *   too weak, and the stamp never equals another.
- */
-export function fileStamp(info: Deno.FileInfo): string {
-  if (info.ino === null) return `?${crypto.randomUUID()}`;
-  return `${info.dev}:${info.ino}:${info.size}:${info.mtime?.getTime()}:${info.ctime?.getTime()}`;
 }
 
 /**

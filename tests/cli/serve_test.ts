@@ -165,7 +165,7 @@ Deno.test("jpt serve refuses a request without its token or naming another host,
   }
 });
 
-Deno.test("jpt serve reads each conversation in a process of its own: a saved file is read again, later pages are read back, the reading process prints plain JSON", async () => {
+Deno.test("jpt serve reads each page in a process of its own: a saved file shows at once, a page past the end lists every turn, the reading process prints the page and the summaries", async () => {
   const { ws, url, dir, stop } = await served();
   await using _ = ws;
   try {
@@ -186,24 +186,44 @@ Deno.test("jpt serve reads each conversation in a process of its own: a saved fi
     assert.ok(!past.includes('class="turn"'));
     assert.equal(past.match(/<li><a /g)?.length, 30);
 
-    const outline = await runJpt(["serve", "--outline-of", "17800000000"], {
+    // What a reading process prints: the page as the server sends it, the
+    // summaries as JSON; an unknown conversation is an error, no output.
+    const pageOut = await runJpt(
+      ["serve", "--page-of", "17800000000", "--page", "0"],
+      { cwd: ws.root, env: ws.env },
+    );
+    assert.equal(pageOut.code, 0, pageOut.stderr);
+    assert.equal(pageOut.stdout, again);
+    const summaries = await runJpt(["serve", "--summaries-of", "17800000000"], {
       cwd: ws.root,
       env: ws.env,
     });
-    assert.equal(outline.code, 0, outline.stderr);
-    const data = JSON.parse(outline.stdout);
-    assert.equal(data.title, "Caching design");
-    assert.equal(data.turns.length, 30);
-    assert.equal(data.turns[5].summary, "Dropped the second cache layer");
-    assert.equal(data.ranges.length, 30);
-    const missing = await runJpt(["serve", "--outline-of", "17899999999"], {
+    assert.equal(summaries.code, 0, summaries.stderr);
+    const data = JSON.parse(summaries.stdout);
+    assert.equal(data.length, 30);
+    assert.equal(data[5].summary, "Dropped the second cache layer");
+    assert.equal(data[12].anchor, "turn-st12");
+    const missing = await runJpt(["serve", "--page-of", "17899999999"], {
       cwd: ws.root,
       env: ws.env,
     });
-    assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /no conversation jp-c17899999999/);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stdout, "");
+    assert.match(missing.stderr, /No conversation jp-c17899999999/);
+    // A file that does not parse: its error, with the file and the byte.
+    const broken = await writeConversation(
+      ws.conversations,
+      "17800000005",
+      new TextEncoder().encode('[\n  {"type": "turn_start",\n'),
+    );
+    const refused = await fetch(`${url}c/17800000005`);
+    assert.equal(refused.status, 404);
+    const said = await refused.text();
+    assert.match(said, /events\.json/);
+    assert.match(said, /byte \d+/);
+    assert.ok(said.includes(broken), said);
     const help = await runJpt(["serve", "--help"], { cwd: ws.root });
-    assert.ok(!help.stdout.includes("--outline-of"), "not for people");
+    assert.ok(!help.stdout.includes("--page-of"), "not for people");
   } finally {
     await stop();
   }

@@ -2,7 +2,7 @@
  * What `jpt serve` reads beyond the read flows: the directories it watches
  * for live updates (the workspace's conversations and the user-local ones,
  * archived ones inside), a conversation by its id, archived or not, its
- * outline, its list of conversations, and its search.
+ * list of conversations, and its search.
  *
  * @module
  */
@@ -10,8 +10,6 @@
 import { join } from "../../platform/path.ts";
 import { currentWorkspace, type Session } from "../session.ts";
 import type { ConversationRef } from "../../workspace/conversation_ref.ts";
-import { Services } from "../services.ts";
-import { type OutlineData, readOutlineData } from "./conversation_outline.ts";
 import { allConversationTurns } from "./conversation_view.ts";
 import { findTurns, type FoundTurn } from "./find_turns.ts";
 import {
@@ -56,22 +54,6 @@ export async function viewedConversation(
   return archived === undefined || archived[0] === undefined
     ? undefined
     : { ref: { id, copies: archived }, target: archived[0].dir };
-}
-
-/**
- * What a conversation's outline is made of, its labels restored from the
- * label store as every reader restores them.
- *
- * @param session Where the flow runs.
- * @param ref The conversation ({@linkcode viewedConversation} finds it).
- * @returns The outline's data.
- */
-export async function viewerOutlineData(
-  session: Session,
-  ref: ConversationRef,
-): Promise<OutlineData> {
-  const workspace = await currentWorkspace(session);
-  return await readOutlineData(ref, new Services(session).labels(workspace));
 }
 
 /** What the viewer's list shows. */

@@ -154,13 +154,8 @@ export async function turnViews(
   });
 }
 
-/**
- * The texts of a turn's events, by kind.
- *
- * @param turn The turn.
- * @returns What it says.
- */
-export function contentOf(turn: Turn): TurnContent {
+/** The texts of a turn's events, by kind. */
+function contentOf(turn: Turn): TurnContent {
   const view: TurnContent = {
     requests: [],
     responses: [],
