@@ -12,7 +12,8 @@
  * Each query runs on a fresh copy of the conversation; medians of 11 rounds
  * (3 with `--quick`), alternated, with the spread of the ratios.
  *
- * `deno run -A bench/query_large_run.ts [--quick]` prints the rows.
+ * `deno run -A bench/query_large_run.ts [--before DIR] [--quick]` prints
+ * the rows (with `--before`, another checkout measured beside this one).
  *
  * @module
  */
@@ -24,6 +25,10 @@ import { MAIN, removeTree, sideBySide } from "./run_jpt.ts";
 
 const quick = Deno.args.includes("--quick");
 const ROUNDS = quick ? 3 : 11;
+/** `--before DIR`: another checkout's `main.ts`, measured beside this one. */
+const before = Deno.args.includes("--before")
+  ? join(Deno.args[Deno.args.indexOf("--before") + 1]!, "main.ts")
+  : undefined;
 
 await using server = FakeLlm.start((request) =>
   request.body?.stream
@@ -48,12 +53,8 @@ async function add(events: Uint8Array): Promise<string> {
   return id;
 }
 
-/** Runs a command; ms from its start to the arrival of its first chat request. */
-async function arrival(
-  command: string[],
-  streamedOnly = true,
-): Promise<number> {
-  const before = server.chatRequests.length;
+/** Runs a command to its end (throws with its stderr when it fails); when it started. */
+async function run(command: string[]): Promise<number> {
   const started = performance.now();
   const output = await new Deno.Command(command[0]!, {
     args: command.slice(1),
@@ -66,6 +67,16 @@ async function arrival(
   if (!output.success) {
     throw new Error(new TextDecoder().decode(output.stderr));
   }
+  return started;
+}
+
+/** Runs a command; ms from its start to the arrival of its first chat request. */
+async function arrival(
+  command: string[],
+  streamedOnly = true,
+): Promise<number> {
+  const before = server.chatRequests.length;
+  const started = await run(command);
   // The streamed one: a detached worker's summary request is not.
   const request = server.chatRequests.slice(before).find((r) =>
     r.body?.stream === true || !streamedOnly
@@ -93,25 +104,20 @@ async function workerDone(): Promise<void> {
 
 /** Wall time of a command. */
 async function wall(command: string[]): Promise<number> {
-  const started = performance.now();
-  const output = await new Deno.Command(command[0]!, {
-    args: command.slice(1),
-    cwd: root,
-    env,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!output.success) {
-    throw new Error(new TextDecoder().decode(output.stderr));
-  }
-  return performance.now() - started;
+  return performance.now() - await run(command);
 }
 
 const deno = (
   ...args: string[]
 ) => [Deno.execPath(), "run", "-A", "--quiet", ...args];
-const query = (id: string) => deno(MAIN, "query", "--id", id, "hello");
+const query = (id: string, entry = MAIN) =>
+  deno(entry, "query", "--id", id, "hello");
+
+/** The checkouts measured: this one, and `--before`'s. */
+const entries: Array<[string, string]> = [
+  ["query", MAIN],
+  ...(before === undefined ? [] : [["before", before] as [string, string]]),
+];
 
 try {
   await Deno.mkdir(join(root, ".jp"), { recursive: true });
@@ -158,30 +164,38 @@ Deno.renameSync(path + ".tmp", path);
           join(root, ".jp", "conversations", await add(large), "events.json"),
         ),
       ),
-    query: async () => {
+    ...Object.fromEntries(entries.map(([name, entry]) => [name, async () => {
       await Deno.writeFile(largeFile, large);
-      const ms = await arrival(query(largeId));
+      const ms = await arrival(query(largeId, entry));
       await workerDone();
       return ms;
-    },
+    }])),
   }, ROUNDS);
   const smallRun = await sideBySide({
     fetch: async () => await arrival(deno(fetchScript), false),
-    query: async () => await arrival(query(await add(small))),
+    ...Object.fromEntries(entries.map(([name, entry]) => [name, async () => {
+      const ms = await arrival(query(await add(small), entry));
+      await workerDone();
+      return ms;
+    }])),
   }, ROUNDS);
   console.log(
     `| \`jpt query\` at 10,000 labelled turns (${
       (large.length / 1e6).toFixed(0)
     } MB): request sent / read, parse and atomically write the file (${
       largeRun.median.floor!.toFixed(0)
-    } ms) | ${largeRun.ratio("query", "floor")} (${
+    } ms) | ${
+      before === undefined ? "–" : largeRun.ratio("before", "floor")
+    } | ${largeRun.ratio("query", "floor")} (${
       largeRun.median.query!.toFixed(0)
     } ms) | ≤ 1.5× |`,
   );
   console.log(
     `| \`jpt query\` at 10 turns: request sent / a bare Deno fetch of the same body (${
       smallRun.median.fetch!.toFixed(0)
-    } ms) | ${smallRun.ratio("query", "fetch")} (${
+    } ms) | ${
+      before === undefined ? "–" : smallRun.ratio("before", "fetch")
+    } | ${smallRun.ratio("query", "fetch")} (${
       smallRun.median.query!.toFixed(0)
     } ms) | ≤ 2.5× |`,
   );

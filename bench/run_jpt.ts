@@ -151,3 +151,25 @@ export async function timedDeno(args: string[], cwd: string): Promise<number> {
   if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
   return performance.now() - started;
 }
+
+/**
+ * The first line a process prints (a server's address or port), trimmed;
+ * the rest of its output is left unread.
+ *
+ * @param child The process, its standard output piped.
+ * @returns The line.
+ * @throws {Error} When the output ends before a line.
+ */
+export async function firstLine(child: Deno.ChildProcess): Promise<string> {
+  const reader = child.stdout.pipeThrough(
+    new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>,
+  ).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the process ended before a line: ${text}`);
+    text += value;
+  }
+  reader.releaseLock();
+  return text.split("\n")[0]!.trim();
+}

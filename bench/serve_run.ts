@@ -11,16 +11,21 @@
  * streaming alone). Medians of 11 rounds (3 with `--quick`). Linux (memory
  * from /proc).
  *
- * `deno run -A bench/serve_run.ts [--quick]` prints the rows.
+ * `deno run -A bench/serve_run.ts [--entry FILE] [--quick]` prints the
+ * rows (`--entry`: another checkout's `main.ts` serves).
  *
  * @module
  */
 
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
-import { MAIN, median, removeTree, runJpt } from "./run_jpt.ts";
+import { firstLine, MAIN, median, removeTree, runJpt } from "./run_jpt.ts";
 
 const quick = Deno.args.includes("--quick");
+/** `--entry FILE`: another checkout's `main.ts` serves (default this one's). */
+const ENTRY = Deno.args.includes("--entry")
+  ? Deno.args[Deno.args.indexOf("--entry") + 1]!
+  : MAIN;
 const ROUNDS = quick ? 3 : 11;
 const TURNS = 10_000;
 
@@ -60,14 +65,9 @@ Deno.serve({ port: 0, onListen: ({ port }) => console.log(port) }, () => {
     stdout: "piped",
   }).spawn();
   try {
-    const reader = bare.stdout.pipeThrough(
-      new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>,
-    ).getReader();
-    let port = "";
-    while (!port.includes("\n")) port += (await reader.read()).value ?? "";
-    reader.releaseLock();
+    const port = await firstLine(bare);
     for (let i = 0; i < loads; i++) {
-      await (await fetch(`http://127.0.0.1:${port.trim()}/`)).arrayBuffer();
+      await (await fetch(`http://127.0.0.1:${port}/`)).arrayBuffer();
     }
     return await residentMb(bare.pid);
   } finally {
@@ -94,18 +94,13 @@ async function measure(toolBytes: number): Promise<void> {
       '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
     );
     server = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, "serve"],
+      args: ["run", "-A", "--quiet", ENTRY, "serve"],
       cwd: root,
       env,
       stdout: "piped",
       stderr: "inherit",
     }).spawn();
-    const reader = server.stdout.pipeThrough(
-      new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>,
-    ).getReader();
-    let url = "";
-    while (!url.includes("\n")) url += (await reader.read()).value ?? "";
-    url = url.trim();
+    const url = await firstLine(server);
     const startedMb = await residentMb(server.pid);
     const page = `${url}c/17800000000`;
     const times = {

@@ -4,10 +4,10 @@
  * the file as released jp does (every summary and id dropped, nothing
  * else changed) N times, 150 ms apart; the watcher puts the labels back
  * after each. Its resident memory (Linux `/proc`) after the 2nd save and
- * every quarter after, against the 2nd.
+ * at checkpoints up to the last (2, 10, 30, 100, …), against the 2nd.
  *
- * `deno run -A bench/watch_rss_run.ts [SAVES]` (default 1,000) prints the
- * row.
+ * `deno run -A bench/watch_rss_run.ts [SAVES] [--entry FILE]` (default
+ * 1,000 saves, this checkout's `main.ts`) prints the row.
  *
  * @module
  */
@@ -19,7 +19,11 @@ import { rssMb } from "./watch_run.ts";
 import { removeTree } from "./run_jpt.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const SAVES = Number(Deno.args[0] ?? 1000);
+const SAVES = Number(Deno.args.find((arg) => /^\d+$/.test(arg)) ?? 1000);
+/** `--entry FILE`: another checkout's `main.ts` to run (default this one's). */
+const ENTRY = Deno.args.includes("--entry")
+  ? Deno.args[Deno.args.indexOf("--entry") + 1]!
+  : join(ROOT, "main.ts");
 const TURNS = 1000;
 const GAP_MS = 150;
 
@@ -42,7 +46,7 @@ try {
     '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
   );
   watcher = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", join(ROOT, "main.ts"), "watch"],
+    args: ["run", "-A", "--quiet", ENTRY, "watch"],
     cwd: base,
     env: {
       JP_USER_DATA_DIR: join(base, "user"),
@@ -83,23 +87,27 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
-  await resave(2);
-  const rss: Array<[number, number]> = [[2, rssMb(watcher.pid)]];
-  const quarter = Math.ceil((SAVES - 2) / 4);
-  for (let done = 2; done < SAVES;) {
-    const count = Math.min(quarter, SAVES - done);
-    await resave(count);
-    done += count;
-    rss.push([done, rssMb(watcher.pid)]);
+  // Resident memory after these saves.
+  const checkpoints = [2, 10, 30, 100, 250, 500, 750, 1000].filter((save) =>
+    save <= SAVES
+  );
+  const rss: Array<[number, number]> = [];
+  let done = 0;
+  for (const save of checkpoints) {
+    await resave(save - done);
+    done = save;
+    rss.push([save, rssMb(watcher.pid)]);
   }
   const first = rss[0]![1];
-  const most = Math.max(...rss.map(([, mb]) => mb));
+  const mbs = rss.map(([, mb]) => mb);
   console.log(
     `| \`jpt watch\`, ${
       TURNS.toLocaleString("en")
     } turns, re-saved ${SAVES} times: resident memory after save ${
       rss.map(([save, mb]) => `${save}: ${mb.toFixed(0)} MB`).join(", ")
-    } | most / after the 2nd save: ${(most / first).toFixed(2)}× | ≤ 1.15× |`,
+    } | from the 2nd save: ${(Math.min(...mbs) / first).toFixed(2)}× to ${
+      (Math.max(...mbs) / first).toFixed(2)
+    }× | within 0.85–1.15× |`,
   );
 } finally {
   if (watcher !== undefined) {
