@@ -36,7 +36,7 @@ export function addServeCommand(
     .addOption(new Option("--page <n>").hideHelp())
     .addOption(new Option("--summaries-of <id>").hideHelp())
     .addOption(new Option("--list").hideHelp())
-    .addOption(new Option("--search <words>").hideHelp())
+    .addOption(new Option("--search").hideHelp())
     .addHelpText("after", SERVE_HELP)
     .action(async (opts) => {
       const context = deps.context();

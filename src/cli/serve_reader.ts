@@ -2,9 +2,9 @@
  * `jpt serve`'s reading processes. The server reads no whole conversation
  * itself: each page, summaries list, conversation list and search is read
  * by a jpt process of its own (`jpt serve --page-of ID`, `--summaries-of
- * ID`, `--list`, `--search=WORDS`, options not for people), started as the
- * detached worker is (`jptCommand`), whose output the server streams on or
- * reads as JSON. The parse of a large conversation is freed with that
+ * ID`, `--list`, `--search` with the words on its standard input, never on
+ * its command line; options not for people), started as the detached worker
+ * is (`jptCommand`), whose output the server streams on or reads as JSON. The parse of a large conversation is freed with that
  * process: the server's memory does not grow with the files it shows.
  *
  * @module
@@ -26,8 +26,8 @@ export interface ServeReading {
   summariesOf?: string | undefined;
   /** The conversation list, as JSON. */
   list?: boolean | undefined;
-  /** A search's turns, as JSON. */
-  search?: string | undefined;
+  /** A search's turns, as JSON (the words on standard input). */
+  search?: boolean | undefined;
 }
 
 /**
@@ -38,7 +38,7 @@ export interface ServeReading {
  */
 export function isReading(asked: ServeReading): boolean {
   return asked.pageOf !== undefined || asked.summariesOf !== undefined ||
-    asked.list === true || asked.search !== undefined;
+    asked.list === true || asked.search === true;
 }
 
 /**
@@ -48,7 +48,7 @@ export function isReading(asked: ServeReading): boolean {
  * @returns The reader.
  */
 export function processReader(session: Session): ViewerReader {
-  const command = (args: string[]) => {
+  const command = (args: string[], stdin: "null" | "piped" = "null") => {
     const [program, ...leading] = jptCommand();
     const workspace = session.workspaceDir === undefined
       ? []
@@ -56,7 +56,7 @@ export function processReader(session: Session): ViewerReader {
     return new Deno.Command(program!, {
       args: [...leading, ...workspace, "serve", ...args],
       cwd: session.cwd,
-      stdin: "null",
+      stdin,
       stdout: "piped",
       stderr: "piped",
     });
@@ -67,8 +67,15 @@ export function processReader(session: Session): ViewerReader {
         ? `jpt serve ${args.join(" ")} failed`
         : stderr.trim(),
     );
-  const read = async (args: string[]) => {
-    const output = await command(args).output();
+  const read = async (args: string[], input?: string) => {
+    const child = command(args, input === undefined ? "null" : "piped")
+      .spawn();
+    if (input !== undefined) {
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(input));
+      await writer.close();
+    }
+    const output = await child.output();
     if (!output.success) {
       throw failure(args, new TextDecoder().decode(output.stderr));
     }
@@ -111,8 +118,9 @@ export function processReader(session: Session): ViewerReader {
     page: (id, page) => stream(["--page-of", id, "--page", String(page)]),
     summaries: (id) => stream(["--summaries-of", id]),
     list: () => read(["--list"]),
-    // One argument: words that start with "-" stay words.
-    search: (query) => read([`--search=${query}`]),
+    // On standard input: what a user searches for may be private, and a
+    // command line is visible to every user of the machine.
+    search: (query) => read(["--search"], query),
   };
 }
 
@@ -143,8 +151,8 @@ export async function readForServer(
   }
   const roots = await importLazily("app/read/viewer_roots.ts");
   session.io.out(JSON.stringify(
-    asked.search === undefined
-      ? await roots.viewerList(session)
-      : await roots.viewerSearch(session, asked.search),
+    asked.search === true
+      ? await roots.viewerSearch(session, await session.io.readStdin())
+      : await roots.viewerList(session),
   ));
 }

@@ -71,7 +71,6 @@ export async function serveWorkspace(
   options: ServeOptions,
 ): Promise<void> {
   const live = new LiveUpdates(options.roots);
-  const reader = options.reader;
   let hosts: Set<string> = new Set();
   const server = Deno.serve({
     hostname: options.hostname,
@@ -89,7 +88,7 @@ export async function serveWorkspace(
     try {
       return await route(session, request, options.token, {
         live,
-        reader,
+        reader: options.reader,
       });
     } catch (error) {
       return text(

@@ -222,6 +222,17 @@ Deno.test("jpt serve reads each page in a process of its own: a saved file shows
     assert.match(said, /events\.json/);
     assert.match(said, /byte \d+/);
     assert.ok(said.includes(broken), said);
+    // A search's words on standard input, never on a command line.
+    const searched = await runJpt(["serve", "--search"], {
+      cwd: ws.root,
+      env: ws.env,
+      stdin: "RwLock over Mutex",
+    });
+    assert.equal(searched.code, 0, searched.stderr);
+    assert.deepEqual(
+      JSON.parse(searched.stdout).map((turn: { index: number }) => turn.index),
+      [12],
+    );
     const help = await runJpt(["serve", "--help"], { cwd: ws.root });
     assert.ok(!help.stdout.includes("--page-of"), "not for people");
   } finally {
