@@ -4,8 +4,9 @@
  * by a jpt process of its own (`jpt serve --page-of ID`, `--summaries-of
  * ID`, `--list`, `--search` with the words on its standard input, never on
  * its command line; options not for people), started as the detached worker
- * is (`jptCommand`), whose output the server streams on or reads as JSON. The parse of a large conversation is freed with that
- * process: the server's memory does not grow with the files it shows.
+ * is (`jptCommand`), whose output the server streams on or reads as JSON.
+ * The parse of a large conversation is freed with that process: the
+ * server's memory does not grow with the files it shows.
  *
  * @module
  */
