@@ -16,6 +16,14 @@ import type { Session } from "../app/session.ts";
 import type { CliContext } from "./context.ts";
 import type { ViewerReader } from "../web/viewer_reader.ts";
 import { importLazily } from "../platform/lazy_import.ts";
+import { Slots } from "../platform/slots.ts";
+
+/**
+ * Reading processes at once: each holds a parsed conversation for its
+ * moment, so many pages asking together (a change seen by every open tab)
+ * take turns rather than all parse at once.
+ */
+const READERS_AT_ONCE = 2;
 
 /** What a reading process is asked for (the hidden options of `jpt serve`). */
 export interface ServeReading {
@@ -49,6 +57,7 @@ export function isReading(asked: ServeReading): boolean {
  * @returns The reader.
  */
 export function processReader(session: Session): ViewerReader {
+  const slots = new Slots(READERS_AT_ONCE);
   const command = (args: string[], stdin: "null" | "piped" = "null") => {
     const [program, ...leading] = jptCommand();
     const workspace = session.workspaceDir === undefined
@@ -69,39 +78,57 @@ export function processReader(session: Session): ViewerReader {
         : stderr.trim(),
     );
   const read = async (args: string[], input?: string) => {
-    const child = command(args, input === undefined ? "null" : "piped")
-      .spawn();
-    if (input !== undefined) {
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(input));
-      await writer.close();
+    const giveBack = await slots.take();
+    try {
+      const child = command(args, input === undefined ? "null" : "piped")
+        .spawn();
+      if (input !== undefined) {
+        const writer = child.stdin.getWriter();
+        await writer.write(new TextEncoder().encode(input));
+        await writer.close();
+      }
+      const output = await child.output();
+      if (!output.success) {
+        throw failure(args, new TextDecoder().decode(output.stderr));
+      }
+      return JSON.parse(new TextDecoder().decode(output.stdout));
+    } finally {
+      giveBack();
     }
-    const output = await child.output();
-    if (!output.success) {
-      throw failure(args, new TextDecoder().decode(output.stderr));
-    }
-    return JSON.parse(new TextDecoder().decode(output.stdout));
   };
   // The process's output from its first bytes on: a process that fails
   // before printing anything is an error with what it said.
+  // The slot is held until the output has been read or the browser left.
   const stream = async (args: string[]) => {
-    const child = command(args).spawn();
-    const stderr = new Response(child.stderr).text();
-    const output = child.stdout.getReader();
-    const first = await output.read();
-    if (first.done) {
-      await child.status;
-      throw failure(args, await stderr);
+    const giveBack = await slots.take();
+    let child: Deno.ChildProcess;
+    let stderr: Promise<string>;
+    let output: ReadableStreamDefaultReader<Uint8Array>;
+    let first: ReadableStreamReadResult<Uint8Array>;
+    try {
+      child = command(args).spawn();
+      stderr = new Response(child.stderr).text();
+      output = child.stdout.getReader();
+      first = await output.read();
+      if (first.done) {
+        await child.status;
+        throw failure(args, await stderr);
+      }
+    } catch (error) {
+      giveBack();
+      throw error;
     }
+    const opened = first.value;
     return new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(first.value);
+        controller.enqueue(opened);
       },
       async pull(controller) {
         const next = await output.read();
         if (!next.done) return controller.enqueue(next.value);
         controller.close();
         await Promise.all([child.status, stderr]);
+        giveBack();
       },
       async cancel() {
         // The browser went away: so does the process.
@@ -112,6 +139,7 @@ export function processReader(session: Session): ViewerReader {
         }
         await output.cancel().catch(() => {});
         await Promise.all([child.status, stderr.catch(() => "")]);
+        giveBack();
       },
     });
   };

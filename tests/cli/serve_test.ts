@@ -181,6 +181,19 @@ Deno.test("jpt serve reads each page in a process of its own: a saved file shows
     const again = await (await fetch(`${url}c/17800000000`)).text();
     assert.match(again, /Dropped the second cache layer/);
     assert.ok(!first.includes("Dropped the second cache layer"));
+    // Many pages at once take turns for the reading processes: all answer.
+    const together = await Promise.all(
+      Array.from(
+        { length: 5 },
+        (_, n) =>
+          fetch(`${url}c/17800000000${n % 2 === 0 ? "" : "/summaries.json"}`)
+            .then(async (response) => [response.status, await response.text()]),
+      ),
+    );
+    for (const [status, body] of together) {
+      assert.equal(status, 200);
+      assert.match(String(body), /Dropped the second cache layer/);
+    }
     // A page past the end reads no turn; its outline lists every turn.
     const past = await (await fetch(`${url}c/17800000000?page=3`)).text();
     assert.ok(!past.includes('class="turn"'));
