@@ -14,6 +14,7 @@
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
 import { MAIN, removeTree, sideBySide, timedDeno } from "./run_jpt.ts";
+import { writeConversation } from "../tests/support/workspace.ts";
 
 const quick = Deno.args.includes("--quick");
 const before = Deno.args.includes("--before")
@@ -28,8 +29,6 @@ try {
   await Deno.mkdir(conversations, { recursive: true });
   await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nbenchck\n");
   for (let c = 0; c < CONVERSATIONS; c++) {
-    const dir = join(conversations, String(17800000000 + c));
-    await Deno.mkdir(dir);
     // jp's older layout, as many real conversations have it: the config as
     // the stream's first entry, no base_config.json.
     const entries = JSON.parse(
@@ -40,13 +39,10 @@ try {
       timestamp: "2026-01-01 00:00:00.0",
       delta: {},
     });
-    await Deno.writeTextFile(
-      join(dir, "events.json"),
-      JSON.stringify(entries, null, 2) + "\n",
-    );
-    await Deno.writeTextFile(
-      join(dir, "metadata.json"),
-      '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+    await writeConversation(
+      conversations,
+      String(17800000000 + c),
+      new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n"),
     );
   }
   const script = join(root, "parse.ts");

@@ -20,6 +20,7 @@
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
 import { firstLine, MAIN, median, removeTree, runJpt } from "./run_jpt.ts";
+import { writeConversation } from "../tests/support/workspace.ts";
 
 const quick = Deno.args.includes("--quick");
 /** `--entry FILE`: another checkout's `main.ts` serves (default this one's). */
@@ -83,16 +84,14 @@ async function measure(toolBytes: number): Promise<void> {
   const env = { JPT_DATA_DIR: join(root, "data"), NO_COLOR: "1" };
   let server: Deno.ChildProcess | undefined;
   try {
-    const dir = join(root, ".jp", "conversations", "17800000000");
-    await Deno.mkdir(dir, { recursive: true });
-    await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nbenchsv\n");
     const events = generateConversation(TURNS, toolBytes, 7, TURNS / 2);
-    await Deno.writeFile(join(dir, "events.json"), events);
-    await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
-    await Deno.writeTextFile(
-      join(dir, "metadata.json"),
-      '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+    const dir = await writeConversation(
+      join(root, ".jp", "conversations"),
+      "17800000000",
+      events,
     );
+    await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+    await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nbenchsv\n");
     server = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", ENTRY, "serve"],
       cwd: root,

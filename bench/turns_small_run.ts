@@ -13,6 +13,7 @@
 
 import { join } from "node:path";
 import { MAIN, removeTree, sideBySide, timedDeno } from "./run_jpt.ts";
+import { writeConversation } from "../tests/support/workspace.ts";
 
 const quick = Deno.args.includes("--quick");
 const before = Deno.args.includes("--before")
@@ -53,16 +54,14 @@ export function smallTurns(turns: number): string {
 if (import.meta.main) {
   const root = await Deno.makeTempDir({ prefix: "jpt-bench-turns-" });
   try {
-    const dir = join(root, ".jp", "conversations", "17800000000");
-    await Deno.mkdir(dir, { recursive: true });
-    await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nbenchtu\n");
     const text = smallTurns(TURNS);
-    await Deno.writeTextFile(join(dir, "events.json"), text);
-    await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
-    await Deno.writeTextFile(
-      join(dir, "metadata.json"),
-      '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+    const dir = await writeConversation(
+      join(root, ".jp", "conversations"),
+      "17800000000",
+      new TextEncoder().encode(text),
     );
+    await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+    await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nbenchtu\n");
     const script = join(root, "parse.ts");
     await Deno.writeTextFile(
       script,

@@ -15,15 +15,19 @@
 import { join } from "node:path";
 import { FakeLlm, summaryResponder } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
-import { rssMb } from "./watch_run.ts";
+import {
+  rssMb,
+  runJpEmulator,
+  startWatcher,
+  watchedConversation,
+} from "./watch_run.ts";
 import { removeTree } from "./run_jpt.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
 const SAVES = Number(Deno.args.find((arg) => /^\d+$/.test(arg)) ?? 1000);
 /** `--entry FILE`: another checkout's `main.ts` to run (default this one's). */
 const ENTRY = Deno.args.includes("--entry")
   ? Deno.args[Deno.args.indexOf("--entry") + 1]!
-  : join(ROOT, "main.ts");
+  : undefined;
 const TURNS = 1000;
 const GAP_MS = 150;
 
@@ -31,31 +35,13 @@ await using server = FakeLlm.start(summaryResponder());
 const base = await Deno.makeTempDir({ prefix: "jpt-bench-watch-rss-" });
 let watcher: Deno.ChildProcess | undefined;
 try {
-  const conversation = join(base, ".jp", "conversations", "17800000000");
-  await Deno.mkdir(conversation, { recursive: true });
-  await Deno.mkdir(join(base, ".jp", "locks"));
-  await Deno.writeTextFile(
-    join(base, ".jp", "config.toml"),
-    `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
+  const conversation = await watchedConversation(
+    base,
+    server.url,
+    generateConversation(TURNS, 300, 7, 0),
   );
   const events = join(conversation, "events.json");
-  await Deno.writeFile(events, generateConversation(TURNS, 300, 7, 0));
-  await Deno.writeTextFile(join(conversation, "base_config.json"), "{}\n");
-  await Deno.writeTextFile(
-    join(conversation, "metadata.json"),
-    '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
-  );
-  watcher = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ENTRY, "watch"],
-    cwd: base,
-    env: {
-      JP_USER_DATA_DIR: join(base, "user"),
-      JPT_DATA_DIR: join(base, "jpt-data"),
-      NO_COLOR: "1",
-    },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  watcher = startWatcher(base, ENTRY);
   // Every turn labelled: the summaries are in the file.
   const labelled = async () =>
     ((await Deno.readTextFile(events)).match(/"summary"/g) ?? []).length;
@@ -66,21 +52,12 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const resave = async (count: number) => {
-    await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--quiet",
-        join(ROOT, "tests", "support", "jp_emulator.ts"),
-        conversation,
-        join(base, ".jp", "locks", "jp-c17800000000.lock"),
-        "0",
-        String(count),
-        "resave",
-        String(GAP_MS),
-      ],
-      stdout: "null",
-    }).output();
+    await runJpEmulator(base, conversation, [
+      "0",
+      String(count),
+      "resave",
+      String(GAP_MS),
+    ]);
     // The last save's labels put back.
     for (let waited = 0; (await labelled()) < TURNS; waited += 50) {
       if (waited > 30_000) throw new Error("the labels did not come back");

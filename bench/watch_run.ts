@@ -9,6 +9,7 @@
 
 import { join } from "node:path";
 import { FakeLlm, summaryResponder } from "../tests/support/fake_llm.ts";
+import { writeConversation } from "../tests/support/workspace.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -51,6 +52,86 @@ export function cpuMs(pid: number): number {
 }
 
 /**
+ * A workspace in `base` whose model is the loopback server at `serverUrl`,
+ * holding one conversation (`jp-c17800000000`) of `events`, with jp's locks
+ * directory.
+ *
+ * @param base The workspace root.
+ * @param serverUrl The model server.
+ * @param events The conversation's `events.json`.
+ * @returns The conversation's directory.
+ */
+export async function watchedConversation(
+  base: string,
+  serverUrl: string,
+  events: Uint8Array,
+): Promise<string> {
+  const conversation = await writeConversation(
+    join(base, ".jp", "conversations"),
+    "17800000000",
+    events,
+  );
+  await Deno.mkdir(join(base, ".jp", "locks"));
+  await Deno.writeTextFile(
+    join(base, ".jp", "config.toml"),
+    `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${serverUrl}"\n`,
+  );
+  await Deno.writeTextFile(join(conversation, "base_config.json"), "{}\n");
+  return conversation;
+}
+
+/**
+ * Starts `jpt watch` in a workspace, its user and data directories inside it.
+ *
+ * @param base The workspace root.
+ * @param entry The main module (default this checkout's).
+ * @returns The watcher.
+ */
+export function startWatcher(
+  base: string,
+  entry: string = join(ROOT, "main.ts"),
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", entry, "watch"],
+    cwd: base,
+    env: {
+      JP_USER_DATA_DIR: join(base, "user"),
+      JPT_DATA_DIR: join(base, "jpt-data"),
+      NO_COLOR: "1",
+    },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
+/**
+ * Runs the jp emulator (tests/support/jp_emulator.ts) on the conversation,
+ * under jp's lock, to its end.
+ *
+ * @param base The workspace root.
+ * @param conversation The conversation's directory.
+ * @param args The emulator's arguments after the lock (hold, count, mode).
+ */
+export async function runJpEmulator(
+  base: string,
+  conversation: string,
+  args: string[],
+): Promise<void> {
+  await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      join(ROOT, "tests", "support", "jp_emulator.ts"),
+      conversation,
+      join(base, ".jp", "locks", "jp-c17800000000.lock"),
+      ...args,
+    ],
+    stdout: "null",
+  }).output();
+}
+
+/**
  * Runs the watcher against N emulated changes.
  *
  * @param changes How many turns the emulator adds.
@@ -64,48 +145,21 @@ export async function watchRun(
   await using server = FakeLlm.start(summaryResponder());
   const base = await Deno.makeTempDir({ prefix: "jpt-bench-watch-" });
   try {
-    const conversation = join(base, ".jp", "conversations", "17800000000");
-    await Deno.mkdir(conversation, { recursive: true });
-    await Deno.mkdir(join(base, ".jp", "locks"));
-    await Deno.writeTextFile(
-      join(base, ".jp", "config.toml"),
-      `[assistant.model]\nid = "ollama/tiny"\n[providers.llm.ollama]\nbase_url = "${server.url}"\n`,
+    const conversation = await watchedConversation(
+      base,
+      server.url,
+      new TextEncoder().encode("[]\n"),
     );
-    await Deno.writeTextFile(join(conversation, "events.json"), "[]\n");
-    await Deno.writeTextFile(join(conversation, "base_config.json"), "{}\n");
-    await Deno.writeTextFile(
-      join(conversation, "metadata.json"),
-      '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
-    );
-    const watcher = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", join(ROOT, "main.ts"), "watch"],
-      cwd: base,
-      env: {
-        JP_USER_DATA_DIR: join(base, "user"),
-        JPT_DATA_DIR: join(base, "jpt-data"),
-        NO_COLOR: "1",
-      },
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
+    const watcher = startWatcher(base);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const rss = [rssMb(watcher.pid)];
     const started = performance.now();
     const quarter = Math.ceil(changes / 4);
     for (let done = 0; done < changes; done += quarter) {
-      await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          "--quiet",
-          join(ROOT, "tests", "support", "jp_emulator.ts"),
-          conversation,
-          join(base, ".jp", "locks", "jp-c17800000000.lock"),
-          "1",
-          String(Math.min(quarter, changes - done)),
-        ],
-        stdout: "null",
-      }).output();
+      await runJpEmulator(base, conversation, [
+        "1",
+        String(Math.min(quarter, changes - done)),
+      ]);
       rss.push(rssMb(watcher.pid));
     }
     const seconds = (performance.now() - started) / 1000;
