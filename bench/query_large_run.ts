@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { chatCompletion, FakeLlm } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
 import { MAIN, removeTree, sideBySide } from "./run_jpt.ts";
+import { writeConversation } from "../tests/support/workspace.ts";
 
 const quick = Deno.args.includes("--quick");
 const ROUNDS = quick ? 3 : 11;
@@ -42,14 +43,12 @@ let next = 17800000000;
 /** A new conversation of `events`; its id. */
 async function add(events: Uint8Array): Promise<string> {
   const id = String(next++);
-  const dir = join(root, ".jp", "conversations", id);
-  await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeFile(join(dir, "events.json"), events);
-  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
-  await Deno.writeTextFile(
-    join(dir, "metadata.json"),
-    '{\n  "last_activated_at": "2026-01-01 00:00:00.0"\n}\n',
+  const dir = await writeConversation(
+    join(root, ".jp", "conversations"),
+    id,
+    events,
   );
+  await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
   return id;
 }
 
@@ -104,7 +103,8 @@ async function workerDone(): Promise<void> {
 
 /** Wall time of a command. */
 async function wall(command: string[]): Promise<number> {
-  return performance.now() - await run(command);
+  const started = await run(command);
+  return performance.now() - started;
 }
 
 const deno = (
