@@ -362,15 +362,23 @@ export class ConversationStream {
    * @returns The duplicated ids, each once, in order of first repetition.
    */
   duplicateEventIds(): string[] {
-    const seen = new Set<string>();
-    const duplicated = new Set<string>();
-    for (const { eventId } of this.#entries) {
-      if (eventId === undefined) continue;
-      if (seen.has(eventId)) duplicated.add(eventId);
-      seen.add(eventId);
+    // Asked by every write under the lock: a stream unchanged since it was
+    // last asked (a read reused for the write) is not walked again.
+    if (this.#duplicates?.revision !== this.#revision) {
+      const seen = new Set<string>();
+      const duplicated = new Set<string>();
+      for (const { eventId } of this.#entries) {
+        if (eventId === undefined) continue;
+        if (seen.has(eventId)) duplicated.add(eventId);
+        seen.add(eventId);
+      }
+      this.#duplicates = { revision: this.#revision, ids: [...duplicated] };
     }
-    return [...duplicated];
+    return [...this.#duplicates.ids];
   }
+
+  /** The last {@linkcode ConversationStream.duplicateEventIds} answer and the revision it was for. */
+  #duplicates: { revision: number; ids: readonly string[] } | undefined;
 
   /**
    * Makes sure a turn can be addressed by id: gives its `turn_start` an

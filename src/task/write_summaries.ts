@@ -98,6 +98,9 @@ export async function writeSummaries(
   };
   if (answers.length === 0) return report;
   const stored: Array<{ answer: Answer; id: string; index: number }> = [];
+  // The labels written, recorded in the label store beside each save.
+  const recordings: Promise<void>[] = [];
+  let recordedSoFar = 0;
   // The one read under the lock (none when the caller's read is current);
   // the freshness check below uses it.
   const write = (ref: ConversationRef, reuse?: LoadedConversation) =>
@@ -156,16 +159,42 @@ export async function writeSummaries(
         stored.push({ answer: { ...answer, summary }, id, index: now.index });
       }
     }
+    // Recorded while the file is saved (the unit of work saves it when this
+    // returns): the record's encoding runs beside the save's I/O. A process
+    // killed between the two leaves a record entry whose label the file
+    // lacks; the next restore puts it back (an id-less turn, by content) or
+    // asks again (a turn that kept its id), never a wrong label.
+    if (labels !== undefined && stored.length > recordedSoFar) {
+      recordings.push(recordLabels(
+        labels,
+        target.ref,
+        stored.slice(recordedSoFar).map(({ answer, id, index }) => ({
+          contentKey: answer.turn.contentKey,
+          index,
+          summary: answer.summary,
+          source: "model",
+          model: answer.model,
+          eventId: id,
+          written: true,
+        })),
+      ));
+      recordedSoFar = stored.length;
+    }
   };
   // A conversation renamed meanwhile (jp names its directory after its
   // title) is found again by its id: paid answers are not dropped.
-  const outcome = await write(target.ref, target.snapshot).catch(
-    async (error) => {
-      const moved = await movedRef(target.workspace, target.ref);
-      if (moved === undefined) throw error;
-      return await write(moved);
-    },
-  );
+  let outcome;
+  try {
+    outcome = await write(target.ref, target.snapshot).catch(
+      async (error) => {
+        const moved = await movedRef(target.workspace, target.ref);
+        if (moved === undefined) throw error;
+        return await write(moved);
+      },
+    );
+  } finally {
+    await Promise.all(recordings);
+  }
   if (outcome === HELD) {
     // Nothing computed is lost: the next catch-up restores these labels
     // from the store without asking a model again.
@@ -184,22 +213,6 @@ export async function writeSummaries(
         })),
       );
     }
-    return report;
-  }
-  if (labels !== undefined) {
-    await recordLabels(
-      labels,
-      target.ref,
-      stored.map(({ answer, id, index }) => ({
-        contentKey: answer.turn.contentKey,
-        index,
-        summary: answer.summary,
-        source: "model",
-        model: answer.model,
-        eventId: id,
-        written: true,
-      })),
-    );
   }
   return report;
 }
