@@ -1,12 +1,13 @@
 /**
  * Writing one summary into a large conversation against a bare `JSON.parse`
  * of its file: each in a fresh process (`write_one.ts`), alternated run by
- * run, the file restored before each write; the label store either
+ * run, the file restored before each write and the disk synced before
+ * each process (`sync`); the label store either
  * already holds the file's labels (the steady state after a first
  * catch-up) or is empty (the first catch-up: every label is recorded).
  * Time of the operation and the process's peak resident memory.
  *
- * Run alone with `deno run -A bench/write_one_run.ts [--quick]`, or through
+ * Run alone with `deno run -A bench/write_one_run.ts [--quick] [--runs N]`, or through
  * `bench/bench.ts`. Linux (peak memory from /proc).
  *
  * @module
@@ -43,6 +44,11 @@ async function once(
   dir: string,
   store: string,
 ): Promise<{ ms: number; peakMb: number }> {
+  // What the last step wrote (the restored 481 MB file, the last run's
+  // save) reaches the disk first: its writeback would otherwise land in
+  // whichever process runs next, the parse or the write, as a user's
+  // conversation written long ago does not.
+  await new Deno.Command("sync").output();
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", SCRIPT, mode, dir, store],
     stdout: "piped",
@@ -161,9 +167,10 @@ export function writeOneTable(rows: WriteOneRow[]): string[] {
 
 if (import.meta.main) {
   const quick = Deno.args.includes("--quick");
+  const runs = Deno.args.indexOf("--runs");
   const rows = await writeOneRun(
     quick ? [1000] : [10000, 50000],
-    quick ? 1 : 3,
+    runs >= 0 ? Number(Deno.args[runs + 1]) : quick ? 1 : 3,
   );
   console.log(writeOneTable(rows).join("\n"));
 }

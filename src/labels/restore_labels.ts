@@ -23,12 +23,21 @@ import type { Turn } from "../conversation/turn.ts";
 import type { RereadMemory } from "../conversation/reread_memory.ts";
 import {
   type ContentKeyOptions,
+  contentKeyTexts,
   turnContentKeys,
 } from "../summary/turn_content_key.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
 import { identityOf, type LabelRecorder } from "./label_recorder.ts";
-import type { LabelEntry, LabelRecord, LabelSource } from "./label_store.ts";
-import { nodeCryptoPartsHasher } from "../platform/sha256.ts";
+import type {
+  ConversationIdentity,
+  LabelEntry,
+  LabelRecord,
+  LabelSource,
+} from "./label_store.ts";
+import {
+  nodeCryptoPartsHasher,
+  webCryptoPartsHasher,
+} from "../platform/sha256.ts";
 
 /** What a restore did. */
 export interface RestoreReport {
@@ -40,6 +49,14 @@ export interface RestoreReport {
   cleared: number;
   /** The conversation's record as it now is. */
   record: LabelRecord;
+  /**
+   * With `recordFileLabels: "later"`, when the record was empty (nothing to
+   * restore) and the file holds labels: their recording, taken as the file
+   * is now and left to run (under the same lock: see `holdConversation`).
+   * Hashing gives the event loop a turn between slices, so a write that
+   * joins the lock is saved meanwhile.
+   */
+  recordLater?: () => Promise<void>;
 }
 
 /**
@@ -83,7 +100,7 @@ export async function restoreLabels(
   recorder: LabelRecorder,
   ref: ConversationRef,
   options: {
-    recordFileLabels?: boolean;
+    recordFileLabels?: boolean | "later";
     memory?: RereadMemory | undefined;
   } = {},
 ): Promise<RestoreReport> {
@@ -104,9 +121,19 @@ export async function restoreLabels(
   // that takes node:crypto (see platform/sha256.ts); everything else hashes
   // with Web Crypto.
   const turns = stream.turns();
+  if (options.recordFileLabels === "later" && record.entries.length === 0) {
+    const labelled = turns.filter((turn) =>
+      turn.isComplete() && turn.summary !== undefined
+    );
+    if (labelled.length > 0) {
+      report.recorded = labelled.length;
+      report.recordLater = firstRecording(labelled, recorder, identity);
+    }
+    return report;
+  }
   const toHash = turns.filter((turn) =>
     needsKey(turn) ||
-    (options.recordFileLabels === true && unknownLabel(turn, record))
+    (Boolean(options.recordFileLabels) && unknownLabel(turn, record))
   );
   const keyOf = await contentKeysOf(toHash, {
     memory: options.memory,
@@ -231,6 +258,49 @@ function labelFor(
   // An empty record has nothing to find: no turn's content is hashed then.
   if (record.entries.length === 0) return undefined;
   return record.forContent(keyOf(turn), turn.index, taken);
+}
+
+/**
+ * The first recording of a file's labels (the record was empty, so there
+ * is nothing to restore and every label is the file's): each turn's label,
+ * id, position and the text of its content key are taken now, so changes
+ * made to the stream meanwhile (a summary written under the same lock)
+ * change nothing recorded; the hashing and the record's write run when
+ * called.
+ */
+function firstRecording(
+  labelled: readonly Turn[],
+  recorder: LabelRecorder,
+  identity: ConversationIdentity,
+): () => Promise<void> {
+  const found = labelled.map((turn) => ({
+    index: turn.index,
+    event_id: turn.id ?? null,
+    summary: turn.summary!,
+  }));
+  const texts = contentKeyTexts(labelled);
+  return async () => {
+    const hasher = texts.length >= BULK_TURNS
+      ? await nodeCryptoPartsHasher()
+      : webCryptoPartsHasher;
+    const keys: string[] = [];
+    for (let at = 0; at < texts.length; at += BULK_TURNS) {
+      if (at > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      keys.push(...await hasher(texts.slice(at, at + BULK_TURNS)));
+    }
+    const time = new Date().toISOString();
+    await recorder.store.update(identity, (stored) => {
+      found.forEach((label, i) =>
+        stored.upsert({
+          key: keys[i]!,
+          ...label,
+          source: "file",
+          written: true,
+          time,
+        })
+      );
+    });
+  };
 }
 
 /** From how many turns to hash, a restore hashes with node:crypto. */

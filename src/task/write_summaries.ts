@@ -30,7 +30,12 @@ import {
 } from "../labels/label_recorder.ts";
 import { restoreLabels } from "../labels/restore_labels.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { HELD, withConversation } from "../workspace/unit_of_work.ts";
+import {
+  HELD,
+  type HeldUnit,
+  RELEASED,
+  withConversation,
+} from "../workspace/unit_of_work.ts";
 import { isDirectory } from "../workspace/fs_probe.ts";
 
 /** A summary the model wrote for a prepared turn. */
@@ -85,6 +90,12 @@ export async function writeSummaries(
      * unchanged, the write does not restore again.
      */
     restoredAt?: string | undefined;
+    /**
+     * The lock the catch-up still holds since it read and restored
+     * `snapshot` (see `holdConversation`): while it is held, the write
+     * joins it, with no new lock, read or restore.
+     */
+    held?: HeldUnit | undefined;
   },
   answers: readonly Answer[],
   labels?: LabelRecorder,
@@ -103,23 +114,33 @@ export async function writeSummaries(
   let recordedSoFar = 0;
   // The one read under the lock (none when the caller's read is current);
   // the freshness check below uses it.
-  const write = (ref: ConversationRef, reuse?: LoadedConversation) =>
-    withConversation(target.workspace, ref, {
+  const write = async (ref: ConversationRef, reuse?: LoadedConversation) => {
+    if (target.held !== undefined) {
+      const joined = await target.held.join((conversation) =>
+        apply(conversation, true)
+      );
+      if (joined !== RELEASED) return joined;
+      // Released a moment ago: the lock is taken anew once it is let go.
+      await target.held.released.catch(() => {});
+    }
+    return await withConversation(target.workspace, ref, {
       lock: "if-free",
       reuse,
       onHeld: (error) => {
         report.locked = true;
         report.lockMessage = error.message;
       },
-    }, (conversation) => apply(conversation));
-  const apply = async (conversation: LoadedConversation) => {
+    }, (conversation) => apply(conversation, false));
+  };
+  const apply = async (conversation: LoadedConversation, held: boolean) => {
     report.conversation = conversation;
     const stream = conversation.stream;
     // What the label store kept goes in first (a user's label a jp save
     // dropped meanwhile among it): an answer never replaces it. A summary
-    // written by hand into the file is recorded as the user's.
+    // written by hand into the file is recorded as the user's. Under the
+    // lock the restore was made under, nothing can have changed.
     if (
-      labels !== undefined &&
+      labels !== undefined && !held &&
       !(await stillRestored(target, conversation, labels))
     ) {
       await restoreLabels(stream, labels, target.ref, {

@@ -28,7 +28,7 @@ import {
 } from "./conversation_lock.ts";
 import type { ConversationRef } from "./conversation_ref.ts";
 import { removeStrayTempFiles } from "./stray_temp_files.ts";
-import { LockHeldError } from "./lock.ts";
+import { type ConversationLock, LockHeldError } from "./lock.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** How the unit takes the lock. */
@@ -93,9 +93,135 @@ export async function withConversation<T>(
       options.reuse ?? await loadConversation(ref),
     );
   }
-  let lock;
+  const lock = await takeLock(workspace, ref, options);
+  if (lock === HELD) return HELD;
   try {
-    lock = options.lock === "wait"
+    const conversation = await openLocked(ref, options);
+    const result = await work(conversation);
+    if (hasUnsavedChanges(conversation)) await saveConversation(conversation);
+    return result;
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * {@linkcode withConversation}, except that the work may leave work of its
+ * own running under the lock (`background`): the lock is then kept until
+ * it ends, and writes that come meanwhile join it ({@linkcode HeldUnit}).
+ * Without background work the lock is released as `withConversation`
+ * releases it.
+ *
+ * @param workspace The workspace, or `undefined` for a directory given by path.
+ * @param ref The conversation.
+ * @param options How the lock is taken (not `none`), and the caller's read to reuse.
+ * @param work The work, and what it leaves running under the lock.
+ * @returns What `work` returned and the held unit, or {@linkcode HELD} in
+ *   `if-free` mode when another process holds the lock.
+ * @throws {LockHeldError} In `now` and `wait` mode when the lock is held.
+ */
+export async function holdConversation<T>(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+  options: UnitOptions & { lock: Exclude<LockMode, "none"> },
+  work: (
+    conversation: LoadedConversation,
+  ) => Promise<{ value: T; background?: Promise<void> | undefined }>,
+): Promise<{ value: T; unit: HeldUnit | undefined } | typeof HELD> {
+  const lock = await takeLock(workspace, ref, options);
+  if (lock === HELD) return HELD;
+  let kept = false;
+  try {
+    const conversation = await openLocked(ref, options);
+    const { value, background } = await work(conversation);
+    if (hasUnsavedChanges(conversation)) await saveConversation(conversation);
+    if (background === undefined) return { value, unit: undefined };
+    kept = true;
+    return {
+      value,
+      unit: new HeldUnit(conversation, background, () => lock.release()),
+    };
+  } finally {
+    if (!kept) await lock.release();
+  }
+}
+
+/** What {@linkcode HeldUnit.join} returns once the lock is released. */
+export const RELEASED: unique symbol = Symbol("released");
+
+/**
+ * A conversation's lock kept while background work runs under it (see
+ * {@linkcode holdConversation}). A write that joins runs on the
+ * conversation as read under the lock (no second read: nothing else can
+ * have changed it) and is saved before the lock goes; writes that join
+ * take turns. Once the background work ends no write joins any more, and
+ * the lock is released when the last joined write has ended.
+ */
+export class HeldUnit {
+  readonly #conversation: LoadedConversation;
+  #open = true;
+  #last: Promise<unknown> = Promise.resolve();
+  /**
+   * Settles when the lock is released; rejects with the background work's
+   * error (a joined write's error goes to its caller).
+   */
+  readonly released: Promise<void>;
+
+  /**
+   * @param conversation The conversation read under the lock.
+   * @param background The work the lock is kept for.
+   * @param release Releases the lock.
+   */
+  constructor(
+    conversation: LoadedConversation,
+    background: Promise<void>,
+    release: () => Promise<void>,
+  ) {
+    this.#conversation = conversation;
+    this.released = background.finally(async () => {
+      this.#open = false;
+      try {
+        await this.#last.catch(() => {});
+      } finally {
+        await release();
+      }
+    });
+    // Awaited by the holder at its end; never an unhandled rejection before.
+    this.released.catch(() => {});
+  }
+
+  /**
+   * Runs a write under the held lock and saves what it changed, unless the
+   * lock is already released.
+   *
+   * @param write Changes the conversation in place.
+   * @returns What `write` returned, or {@linkcode RELEASED}.
+   */
+  join<R>(
+    write: (conversation: LoadedConversation) => Promise<R> | R,
+  ): Promise<R | typeof RELEASED> {
+    if (!this.#open) return Promise.resolve(RELEASED);
+    const conversation = this.#conversation;
+    const run = this.#last.catch(() => {}).then(async () => {
+      const result = await write(conversation);
+      if (hasUnsavedChanges(conversation)) {
+        await saveConversation(conversation);
+      }
+      return result;
+    });
+    this.#last = run;
+    return run;
+  }
+}
+
+/** Takes the lock as `options` say; {@linkcode HELD} when `if-free` finds it held. */
+async function takeLock(
+  workspace: Workspace | undefined,
+  ref: ConversationRef,
+  options: UnitOptions,
+): Promise<ConversationLock | typeof HELD> {
+  try {
+    return options.lock === "wait"
       ? await lockConversationWaiting(
         workspace,
         ref,
@@ -113,16 +239,17 @@ export async function withConversation<T>(
     options.onHeld?.(error);
     return HELD;
   }
-  try {
-    await removeStrayTempFiles(ref);
-    const conversation = options.reuse === undefined
-      ? await loadConversation(ref)
-      : await reloadIfChanged(options.reuse);
-    if (!options.readOnly) assertWritable(conversation);
-    const result = await work(conversation);
-    if (hasUnsavedChanges(conversation)) await saveConversation(conversation);
-    return result;
-  } finally {
-    await lock.release();
-  }
+}
+
+/** Under the lock: stray temporary files removed, the conversation read (or the caller's read reused), checked writable. */
+async function openLocked(
+  ref: ConversationRef,
+  options: UnitOptions,
+): Promise<LoadedConversation> {
+  await removeStrayTempFiles(ref);
+  const conversation = options.reuse === undefined
+    ? await loadConversation(ref)
+    : await reloadIfChanged(options.reuse);
+  if (!options.readOnly) assertWritable(conversation);
+  return conversation;
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { catchUpConversation } from "../../src/app/summarize/catch_up.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import {
+  identityOf,
   type LabelRecorder,
   recordLabels,
 } from "../../src/labels/label_recorder.ts";
@@ -11,6 +12,7 @@ import { LabelStore } from "../../src/labels/label_store.ts";
 import { restoreLabels } from "../../src/labels/restore_labels.ts";
 import { PROMPT_VERSION } from "../../src/summary/prompt.ts";
 import { loadConversation } from "../../src/workspace/conversation_io.ts";
+import { lockConversation } from "../../src/workspace/conversation_lock.ts";
 import type { ConversationRef } from "../../src/workspace/conversation_ref.ts";
 import { FakeSummarizer } from "../support/fake_summarizer.ts";
 import {
@@ -330,4 +332,98 @@ Deno.test("an answer kept while the lock was held never replaces the summary the
   assert.equal(asked, 1, "only turn 1 is asked for");
   assert.equal((await turnsOf(dir))[1]!.summary, "The user's words");
   assert.ok(result.restored.some((r) => r.summary === "The user's words"));
+});
+
+/** A conversation of `count` turns, each labelled by hand but the last, with an empty label store. */
+async function manyLabelled(count: number) {
+  const { ws, dir, ref, labels } = await setUp(count);
+  const stream = (await loadConversation(ref)).stream;
+  for (const turn of stream.turns().slice(0, -1)) {
+    stream.setTurnSummary(turn.id!, `By hand ${turn.index}`);
+  }
+  await Deno.writeFile(join(dir, "events.json"), stream.serialize());
+  return { ws, dir, ref, labels };
+}
+
+/** A record's entries as comparable rows (the time left out). */
+async function recordedRows(labels: LabelRecorder, ref: ConversationRef) {
+  const record = await labels.store.read(await identityOf(labels, ref));
+  return record.entries.map((entry) =>
+    `${entry.index} ${entry.event_id} ${entry.key} ${entry.source} ${entry.written} ${entry.summary}`
+  ).sort();
+}
+
+Deno.test("the first recording of a large conversation's labels, left for later, records what the file held when it was taken, as a recording done at once does", async () => {
+  const { ws, ref, labels } = await manyLabelled(2001);
+  await using _ = ws;
+  const stream = (await loadConversation(ref)).stream;
+  const keysBefore = await Promise.all(
+    stream.turns().slice(0, 3).map((turn) => turnContentKey(turn)),
+  );
+  const report = await restoreLabels(stream, labels, ref, {
+    recordFileLabels: "later",
+  });
+  assert.equal(report.recorded, 2000);
+  assert.ok(report.recordLater !== undefined);
+  assert.deepEqual(await recordedRows(labels, ref), []);
+  // The stream changes before the recording runs: a turn gets a summary
+  // and the last event goes; what is recorded is what was taken.
+  stream.setTurnSummary(stream.turns()[0]!.id!, "Changed afterwards");
+  stream.setTurnSummary(stream.turns()[2000]!.id!, "Written meanwhile");
+  stream.pop();
+  await report.recordLater();
+  const later = await recordedRows(labels, ref);
+  assert.equal(later.length, 2000);
+  assert.ok(
+    later.some((row) =>
+      row.startsWith(`0 rt0 ${keysBefore[0]} file true By hand 0`)
+    ),
+  );
+  assert.ok(
+    !later.some((row) =>
+      row.includes("Changed afterwards") || row.includes("Written meanwhile")
+    ),
+  );
+  // The same rows as recording at once, on another store.
+  const { ws: other, ref: otherRef, labels: otherLabels } = await manyLabelled(
+    2001,
+  );
+  await using _other = other;
+  await restoreLabels(
+    (await loadConversation(otherRef)).stream,
+    otherLabels,
+    otherRef,
+    {
+      recordFileLabels: true,
+    },
+  );
+  const rowsOf = (rows: string[]) =>
+    rows.map((row) => row.replace(/ \S+ (file|model)/, " $1"));
+  assert.deepEqual(
+    rowsOf(later),
+    rowsOf(await recordedRows(otherLabels, otherRef)),
+  );
+});
+
+Deno.test("a catch-up that records a large conversation's labels for the first time writes its answer under the same lock and releases it", async () => {
+  const { ws, dir, ref, labels } = await manyLabelled(2001);
+  await using _ = ws;
+  const { result, asked } = await catchUp(ref, labels);
+  assert.equal(asked, 1);
+  assert.deepEqual(result.skipped, []);
+  assert.equal(result.summarized.length, 1);
+  const turns = await turnsOf(dir);
+  assert.equal(turns[2000]!.summary, result.summarized[0]!.summary);
+  assert.equal(turns[1999]!.summary, "By hand 1999");
+  const rows = await recordedRows(labels, ref);
+  assert.equal(rows.filter((row) => row.includes(" file true ")).length, 2000);
+  assert.equal(rows.filter((row) => row.includes(" model true ")).length, 1);
+  // The lock is free again.
+  const lock = await lockConversation(undefined, ref);
+  await lock.release();
+  // After a released-jp save every label comes back, with no request.
+  await saveAsReleasedJp(dir);
+  const again = await catchUp(ref, labels);
+  assert.equal(again.asked, 0);
+  assert.equal(again.result.restored.length, 2001);
 });

@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { loadConversation } from "../../src/workspace/conversation_io.ts";
 import { lockConversation } from "../../src/workspace/conversation_lock.ts";
 import { LockHeldError } from "../../src/workspace/lock.ts";
-import { HELD, withConversation } from "../../src/workspace/unit_of_work.ts";
+import {
+  HELD,
+  holdConversation,
+  RELEASED,
+  withConversation,
+} from "../../src/workspace/unit_of_work.ts";
 import {
   simpleTurns,
   tempWorkspace,
@@ -121,4 +126,89 @@ Deno.test("withConversation() refuses a conversation with duplicate event ids be
     ),
     2,
   );
+});
+
+Deno.test("holdConversation() keeps the lock while its background work runs; a write that joins meanwhile is saved under it, one after the lock is let go is not", async () => {
+  const { ws, ref } = await oneConversation();
+  await using _ = ws;
+  let finish!: () => void;
+  const background = new Promise<void>((resolve) => finish = resolve);
+  const held = await holdConversation(
+    undefined,
+    ref,
+    { lock: "now" },
+    () => Promise.resolve({ value: "read", background }),
+  );
+  assert.ok(held !== HELD && held.unit !== undefined);
+  assert.equal(held.value, "read");
+  // Nobody else gets the lock while the background work runs.
+  await assert.rejects(lockConversation(undefined, ref), LockHeldError);
+  const joined = await held.unit.join((conversation) => {
+    conversation.stream.setTurnSummary("ut1", "Joined while held");
+    return "written";
+  });
+  assert.equal(joined, "written");
+  assert.equal(
+    (await loadConversation(ref)).stream.turns()[1]!.summary,
+    "Joined while held",
+  );
+  await assert.rejects(lockConversation(undefined, ref), LockHeldError);
+  finish();
+  await held.unit.released;
+  assert.equal(await held.unit.join(() => "late"), RELEASED);
+  const lock = await lockConversation(undefined, ref);
+  await lock.release();
+});
+
+Deno.test("holdConversation(): the lock outlasts the background work until the write that joined has been saved", async () => {
+  const { ws, ref } = await oneConversation();
+  await using _ = ws;
+  let finish!: () => void;
+  const background = new Promise<void>((resolve) => finish = resolve);
+  const held = await holdConversation(
+    undefined,
+    ref,
+    { lock: "now" },
+    () => Promise.resolve({ value: undefined, background }),
+  );
+  assert.ok(held !== HELD && held.unit !== undefined);
+  let letWriteEnd!: () => void;
+  const writeMayEnd = new Promise<void>((resolve) => letWriteEnd = resolve);
+  const writing = held.unit.join(async (conversation) => {
+    await writeMayEnd;
+    conversation.stream.setTurnSummary("ut0", "Saved before the release");
+  });
+  finish();
+  // The background work is over, the write is not: still held.
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  await assert.rejects(lockConversation(undefined, ref), LockHeldError);
+  letWriteEnd();
+  await writing;
+  await held.unit.released;
+  assert.equal(
+    (await loadConversation(ref)).stream.turns()[0]!.summary,
+    "Saved before the release",
+  );
+  const lock = await lockConversation(undefined, ref);
+  await lock.release();
+});
+
+Deno.test("holdConversation() without background work releases the lock as withConversation() does, also when the work throws", async () => {
+  const { ws, ref } = await oneConversation();
+  await using _ = ws;
+  const held = await holdConversation(
+    undefined,
+    ref,
+    { lock: "now" },
+    () => Promise.resolve({ value: 1 }),
+  );
+  assert.ok(held !== HELD && held.unit === undefined);
+  await assert.rejects(
+    holdConversation(undefined, ref, { lock: "now" }, () => {
+      throw new Error("boom");
+    }),
+    /boom/,
+  );
+  const lock = await lockConversation(undefined, ref);
+  await lock.release();
 });

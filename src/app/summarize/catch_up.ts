@@ -7,7 +7,10 @@
  * Summaries are written under the lock, each only if its turn is unchanged,
  * at the end and at most every few seconds on the way (a large conversation
  * is not rewritten after every batch). Stops when every candidate has a
- * summary or a batch yields nothing.
+ * summary or a batch yields nothing. The first recording of a file's labels
+ * (an empty record) runs beside the first request under the lock it was
+ * read under, which is kept until it ends: answers that come meanwhile are
+ * written under it, their save beside the hashing.
  *
  * @module
  */
@@ -31,7 +34,11 @@ import {
 import type { ConversationRef } from "../../workspace/conversation_ref.ts";
 import { LockHeldError } from "../../workspace/lock.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
-import { type HELD, withConversation } from "../../workspace/unit_of_work.ts";
+import {
+  type HELD,
+  type HeldUnit,
+  holdConversation,
+} from "../../workspace/unit_of_work.ts";
 import type { LabelRecord } from "../../labels/label_store.ts";
 import {
   heldInRecord,
@@ -178,6 +185,30 @@ export interface CatchUpResult {
 export async function catchUpConversation(
   options: CatchUpOptions,
 ): Promise<CatchUpResult> {
+  // Under the lock, before any model is called: labels jp dropped come back
+  // from the store. No id is given to a turn that is not being labelled.
+  const opened = await openOrRead(options.workspace, options.ref, options);
+  if ("locked" in opened) {
+    return {
+      status: "locked",
+      summarized: [],
+      restored: [],
+      skipped: [],
+      error: opened.locked,
+    };
+  }
+  try {
+    return await catchUpOpened(opened, options);
+  } finally {
+    await opened.unit?.released;
+  }
+}
+
+/** The catch-up after its first step, under the lock or not; see the module doc. */
+async function catchUpOpened(
+  opened: Opened,
+  options: CatchUpOptions,
+): Promise<CatchUpResult> {
   const { workspace, ref, signal } = options;
   const result: CatchUpResult = {
     status: "ran",
@@ -185,12 +216,6 @@ export async function catchUpConversation(
     restored: [],
     skipped: [],
   };
-  // Under the lock, before any model is called: labels jp dropped come back
-  // from the store. No id is given to a turn that is not being labelled.
-  const opened = await openOrRead(workspace, ref, options);
-  if ("locked" in opened) {
-    return { ...result, status: "locked", error: opened.locked };
-  }
   // The conversation as last read or written; a write reuses it while the
   // files are unchanged (one read for the whole catch-up), and does not
   // restore again while the label record is unchanged too.
@@ -216,7 +241,7 @@ export async function catchUpConversation(
   let tookInNewer = false;
   const flush = async (final: boolean) => {
     const report = await writeSummaries(
-      { workspace, ref, snapshot: current, restoredAt },
+      { workspace, ref, snapshot: current, restoredAt, held: opened.unit },
       pending,
       options.labels,
     );
@@ -287,6 +312,11 @@ export interface Opened {
    * (read without the lock): not asked for again.
    */
   kept?: ReadonlySet<number>;
+  /**
+   * The lock, still held while the file's labels are recorded (`hold`):
+   * writes join it until then. Await `released` before returning.
+   */
+  unit?: HeldUnit;
 }
 
 /**
@@ -296,35 +326,53 @@ export interface Opened {
  * writable, the labels jp dropped restored from the label store and the
  * file's labels recorded there, and the restores saved.
  *
+ * With `hold`, the first recording of a large conversation's labels (an
+ * empty record) is left running under the lock, which is kept until it
+ * ends (`unit`): the catch-up's first request goes out meanwhile, and its
+ * answers join the lock if they come before the recording ends (their
+ * save runs beside the hashing). The lock is never kept waiting for a
+ * model: it goes when the recording ends.
+ *
  * @param workspace The workspace holding the conversation, if any.
  * @param ref The conversation.
- * @param options The caller's read, if any, and the label store.
+ * @param options The caller's read, if any, the label store, and `hold`.
  * @returns The conversation as it now is, and the turns restored.
  * @throws {LockHeldError} When another process holds the lock.
  */
 export async function openForCatchUp(
   workspace: Workspace | undefined,
   ref: ConversationRef,
-  options: Pick<CatchUpOptions, "loaded" | "labels" | "memory">,
+  options: Pick<CatchUpOptions, "loaded" | "labels" | "memory"> & {
+    hold?: boolean;
+  },
 ): Promise<Opened> {
-  const opened = await withConversation(workspace, ref, {
+  const opened = await holdConversation<Opened>(workspace, ref, {
     lock: "now",
     reuse: options.loaded,
-  }, async (conversation): Promise<Opened> => {
-    if (options.labels === undefined) return { conversation, restored: [] };
-    const { restored, record } = await restoreLabels(
+  }, async (conversation) => {
+    if (options.labels === undefined) {
+      return { value: { conversation, restored: [] } };
+    }
+    const { restored, record, recordLater } = await restoreLabels(
       conversation.stream,
       options.labels,
       ref,
-      { recordFileLabels: true, memory: options.memory },
+      {
+        recordFileLabels: options.hold ? "later" : true,
+        memory: options.memory,
+      },
     );
     const recordStamp = await options.labels.store.stampOf(
       await identityOf(options.labels, ref),
     );
-    return { conversation, restored, record, recordStamp };
+    return {
+      value: { conversation, restored, record, recordStamp },
+      background: recordLater?.(),
+    };
   });
   // `now` mode throws when the lock is held.
-  return opened as Exclude<typeof opened, typeof HELD>;
+  const { value, unit } = opened as Exclude<typeof opened, typeof HELD>;
+  return unit === undefined ? value : { ...value, unit };
 }
 
 /**
@@ -337,7 +385,11 @@ async function openOrRead(
   options: CatchUpOptions,
 ): Promise<Opened | { locked: string }> {
   try {
-    return await openForCatchUp(workspace, ref, options);
+    // `--force` asks again by the record, so it needs the record now.
+    return await openForCatchUp(workspace, ref, {
+      ...options,
+      hold: options.force === undefined,
+    });
   } catch (error) {
     if (!(error instanceof LockHeldError)) throw error;
     if (!options.proceedWhenLocked) return { locked: error.message };
