@@ -51,12 +51,13 @@ export interface RestoreReport {
   record: LabelRecord;
   /**
    * With `recordFileLabels: "later"`, when the record was empty (nothing to
-   * restore) and the file holds labels: their recording, taken as the file
-   * is now and left to run (under the same lock: see `holdConversation`).
-   * Hashing gives the event loop a turn between slices, so a write that
-   * joins the lock is saved meanwhile.
+   * restore): the recording of the file's labels as the stream is now, left
+   * to run (under the same lock: see `holdConversation`); it resolves to
+   * the number recorded (`recorded` stays 0). Hashing gives the event loop
+   * a turn between slices, so a write that joins the lock is saved
+   * meanwhile.
    */
-  recordLater?: () => Promise<void>;
+  recordLater?: () => Promise<number>;
 }
 
 /**
@@ -122,13 +123,7 @@ export async function restoreLabels(
   // with Web Crypto.
   const turns = stream.turns();
   if (options.recordFileLabels === "later" && record.entries.length === 0) {
-    const labelled = turns.filter((turn) =>
-      turn.isComplete() && turn.summary !== undefined
-    );
-    if (labelled.length > 0) {
-      report.recorded = labelled.length;
-      report.recordLater = firstRecording(labelled, recorder, identity);
-    }
+    report.recordLater = firstRecording(stream.snapshot(), recorder, identity);
     return report;
   }
   const toHash = turns.filter((turn) =>
@@ -262,44 +257,50 @@ function labelFor(
 
 /**
  * The first recording of a file's labels (the record was empty, so there
- * is nothing to restore and every label is the file's): each turn's label,
- * id, position and the text of its content key are taken now, so changes
- * made to the stream meanwhile (a summary written under the same lock)
- * change nothing recorded; the hashing and the record's write run when
- * called.
+ * is nothing to restore and every label is the file's), done when called
+ * on the stream as it is now (`snapshot`: changes made to it meanwhile, a
+ * summary written under the same lock, change nothing recorded). The turns
+ * are read and hashed a slice at a time, the event loop given a turn
+ * between slices, then the record is written once.
+ *
+ * @returns How many labels it recorded.
  */
 function firstRecording(
-  labelled: readonly Turn[],
+  snapshot: ConversationStream,
   recorder: LabelRecorder,
   identity: ConversationIdentity,
-): () => Promise<void> {
-  const found = labelled.map((turn) => ({
-    index: turn.index,
-    event_id: turn.id ?? null,
-    summary: turn.summary!,
-  }));
-  const texts = contentKeyTexts(labelled);
+): () => Promise<number> {
   return async () => {
-    const hasher = texts.length >= BULK_TURNS
+    const complete = snapshot.turns().filter((turn) => turn.isComplete());
+    const hasher = complete.length >= BULK_TURNS
       ? await nodeCryptoPartsHasher()
       : webCryptoPartsHasher;
-    const keys: string[] = [];
-    for (let at = 0; at < texts.length; at += BULK_TURNS) {
-      if (at > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-      keys.push(...await hasher(texts.slice(at, at + BULK_TURNS)));
-    }
     const time = new Date().toISOString();
-    await recorder.store.update(identity, (stored) => {
-      found.forEach((label, i) =>
-        stored.upsert({
+    const found: LabelEntry[] = [];
+    for (let at = 0; at < complete.length; at += BULK_TURNS) {
+      if (at > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      const labelled = complete.slice(at, at + BULK_TURNS).filter((turn) =>
+        turn.summary !== undefined
+      );
+      const keys = await hasher(contentKeyTexts(labelled));
+      labelled.forEach((turn, i) =>
+        found.push({
           key: keys[i]!,
-          ...label,
+          index: turn.index,
+          event_id: turn.id ?? null,
+          summary: turn.summary!,
           source: "file",
           written: true,
           time,
         })
       );
-    });
+    }
+    if (found.length > 0) {
+      await recorder.store.update(identity, (stored) => {
+        for (const entry of found) stored.upsert({ ...entry });
+      });
+    }
+    return found.length;
   };
 }
 

@@ -363,7 +363,6 @@ Deno.test("the first recording of a large conversation's labels, left for later,
   const report = await restoreLabels(stream, labels, ref, {
     recordFileLabels: "later",
   });
-  assert.equal(report.recorded, 2000);
   assert.ok(report.recordLater !== undefined);
   assert.deepEqual(await recordedRows(labels, ref), []);
   // The stream changes before the recording runs: a turn gets a summary
@@ -371,7 +370,7 @@ Deno.test("the first recording of a large conversation's labels, left for later,
   stream.setTurnSummary(stream.turns()[0]!.id!, "Changed afterwards");
   stream.setTurnSummary(stream.turns()[2000]!.id!, "Written meanwhile");
   stream.pop();
-  await report.recordLater();
+  assert.equal(await report.recordLater(), 2000);
   const later = await recordedRows(labels, ref);
   assert.equal(later.length, 2000);
   assert.ok(

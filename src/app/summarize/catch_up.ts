@@ -367,7 +367,7 @@ export async function openForCatchUp(
     );
     return {
       value: { conversation, restored, record, recordStamp },
-      background: recordLater?.(),
+      background: recordLater?.().then(() => {}),
     };
   });
   // `now` mode throws when the lock is held.
