@@ -42,11 +42,6 @@ import {
   backfillTable,
 } from "./backfill_run.ts";
 import {
-  type WriteOneRow,
-  writeOneRun,
-  writeOneTable,
-} from "./write_one_run.ts";
-import {
   type WorkspaceSizeRow,
   workspaceSizeRun,
   workspaceSizeTable,
@@ -394,7 +389,6 @@ function report(
   detachRows: DetachRow[],
   sizeRows: WorkspaceSizeRow[],
   backfillRows: BackfillRow[],
-  writeOneRows: WriteOneRow[],
   seconds: number,
 ): string {
   const lines: string[] = [];
@@ -570,16 +564,6 @@ function report(
     "",
     ...backfillTable(backfillRows),
   );
-  if (writeOneRows.length > 0) {
-    lines.push(
-      "",
-      WRITE_ONE_HEADING,
-      "",
-      WRITE_ONE_TEXT,
-      "",
-      ...writeOneTable(writeOneRows),
-    );
-  }
   lines.push(
     "",
     "## Reproduce",
@@ -595,10 +579,6 @@ function report(
 const BACKFILL_HEADING = "## Backfill at scale: `summarize --all --jobs N`";
 const BACKFILL_TEXT =
   "200 conversations × 3 turns (texts of their own, so the label store restores nothing), one request per conversation (batch size 5), against a loopback model that answers each summary request after 300 ms. Ideal = requests × 0.3 s / jobs; most in flight is read from the server's log. Alone: `deno run -A bench/backfill_run.ts`.";
-const WRITE_ONE_HEADING = "## Writing one summary into a large conversation";
-const WRITE_ONE_TEXT =
-  "A conversation whose last turn alone has no summary; in a fresh process, the catch-up a `jpt summarize` runs (load under the lock, labels recorded earlier checked against the store's per-conversation record, one request to an in-process model, the write with its freshness check, which reuses the load) against a bare `JSON.parse` of the file (read included), alternated, median of 3. Peak resident memory is VmHWM. Alone: `deno run -A bench/write_one_run.ts`.";
-
 if (import.meta.main) {
   const started = performance.now();
   const quick = Deno.args.includes("--quick");
@@ -624,9 +604,6 @@ if (import.meta.main) {
     quick ? 50 : 200,
     300,
   );
-  const writeOneRows = Deno.build.os === "linux"
-    ? await writeOneRun(quick ? [1000] : [10000, 50000], quick ? 1 : 3)
-    : [];
   const text = report(
     scaleRows,
     overlapRows,
@@ -635,7 +612,6 @@ if (import.meta.main) {
     detachRows,
     sizeRows,
     backfillRows,
-    writeOneRows,
     (performance.now() - started) / 1000,
   );
   console.log(text);
