@@ -114,6 +114,10 @@ export async function restoreLabels(
     record,
   };
   if (record.entries.length === 0 && !options.recordFileLabels) return report;
+  if (options.recordFileLabels === "later" && record.entries.length === 0) {
+    report.recordLater = firstRecording(stream.snapshot(), recorder, identity);
+    return report;
+  }
   // One list of turns throughout: a query restores while its reply is
   // appended to the same stream, which makes new turn objects. Only the
   // turns that need a key are hashed: unlabelled ones, and with
@@ -122,10 +126,6 @@ export async function restoreLabels(
   // that takes node:crypto (see platform/sha256.ts); everything else hashes
   // with Web Crypto.
   const turns = stream.turns();
-  if (options.recordFileLabels === "later" && record.entries.length === 0) {
-    report.recordLater = firstRecording(stream.snapshot(), recorder, identity);
-    return report;
-  }
   const toHash = turns.filter((turn) =>
     needsKey(turn) ||
     (Boolean(options.recordFileLabels) && unknownLabel(turn, record))
