@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { loadConversation } from "../../src/workspace/conversation_io.ts";
 import { lockConversation } from "../../src/workspace/conversation_lock.ts";
 import { LockHeldError } from "../../src/workspace/lock.ts";
+import type { ConversationRef } from "../../src/workspace/conversation_ref.ts";
 import {
   HELD,
   holdConversation,
@@ -128,22 +129,34 @@ Deno.test("withConversation() refuses a conversation with duplicate event ids be
   );
 });
 
-Deno.test("holdConversation() keeps the lock while its background work runs; a write that joins meanwhile is saved under it, one after the lock is let go is not", async () => {
-  const { ws, ref } = await oneConversation();
-  await using _ = ws;
+/** Holds a conversation's lock for background work that ends when `finish` is called. */
+async function holdUntilFinished<T>(ref: ConversationRef, value: T) {
   let finish!: () => void;
   const background = new Promise<void>((resolve) => finish = resolve);
   const held = await holdConversation(
     undefined,
     ref,
     { lock: "now" },
-    () => Promise.resolve({ value: "read", background }),
+    () => Promise.resolve({ value, background }),
   );
   assert.ok(held !== HELD && held.unit !== undefined);
-  assert.equal(held.value, "read");
+  return { unit: held.unit, value: held.value, finish };
+}
+
+/** Fails unless the conversation's lock can be taken (and gives it back). */
+async function assertLockFree(ref: ConversationRef): Promise<void> {
+  const lock = await lockConversation(undefined, ref);
+  await lock.release();
+}
+
+Deno.test("holdConversation() keeps the lock while its background work runs; a write that joins meanwhile is saved under it, one after the lock is let go is not", async () => {
+  const { ws, ref } = await oneConversation();
+  await using _ = ws;
+  const { unit, value, finish } = await holdUntilFinished(ref, "read");
+  assert.equal(value, "read");
   // Nobody else gets the lock while the background work runs.
   await assert.rejects(lockConversation(undefined, ref), LockHeldError);
-  const joined = await held.unit.join((conversation) => {
+  const joined = await unit.join((conversation) => {
     conversation.stream.setTurnSummary("ut1", "Joined while held");
     return "written";
   });
@@ -154,27 +167,18 @@ Deno.test("holdConversation() keeps the lock while its background work runs; a w
   );
   await assert.rejects(lockConversation(undefined, ref), LockHeldError);
   finish();
-  await held.unit.released;
-  assert.equal(await held.unit.join(() => "late"), RELEASED);
-  const lock = await lockConversation(undefined, ref);
-  await lock.release();
+  await unit.released;
+  assert.equal(await unit.join(() => "late"), RELEASED);
+  await assertLockFree(ref);
 });
 
 Deno.test("holdConversation(): the lock outlasts the background work until the write that joined has been saved", async () => {
   const { ws, ref } = await oneConversation();
   await using _ = ws;
-  let finish!: () => void;
-  const background = new Promise<void>((resolve) => finish = resolve);
-  const held = await holdConversation(
-    undefined,
-    ref,
-    { lock: "now" },
-    () => Promise.resolve({ value: undefined, background }),
-  );
-  assert.ok(held !== HELD && held.unit !== undefined);
+  const { unit, finish } = await holdUntilFinished(ref, undefined);
   let letWriteEnd!: () => void;
   const writeMayEnd = new Promise<void>((resolve) => letWriteEnd = resolve);
-  const writing = held.unit.join(async (conversation) => {
+  const writing = unit.join(async (conversation) => {
     await writeMayEnd;
     conversation.stream.setTurnSummary("ut0", "Saved before the release");
   });
@@ -184,13 +188,12 @@ Deno.test("holdConversation(): the lock outlasts the background work until the w
   await assert.rejects(lockConversation(undefined, ref), LockHeldError);
   letWriteEnd();
   await writing;
-  await held.unit.released;
+  await unit.released;
   assert.equal(
     (await loadConversation(ref)).stream.turns()[0]!.summary,
     "Saved before the release",
   );
-  const lock = await lockConversation(undefined, ref);
-  await lock.release();
+  await assertLockFree(ref);
 });
 
 Deno.test("holdConversation() without background work releases the lock as withConversation() does, also when the work throws", async () => {
@@ -209,6 +212,5 @@ Deno.test("holdConversation() without background work releases the lock as withC
     }),
     /boom/,
   );
-  const lock = await lockConversation(undefined, ref);
-  await lock.release();
+  await assertLockFree(ref);
 });
