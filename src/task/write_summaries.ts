@@ -1,14 +1,16 @@
 /**
  * Writing summaries (RFD 126, Sync): take the conversation lock without
- * waiting, load the stream once (or not at all, when the caller's own read
- * is still what the files hold), put back what the label store kept (and
- * record summaries written by hand), then store each answer on the turn
- * with the content the model read: by id while its fingerprint matches,
- * else by content key (an id a jp save dropped or moved is never followed),
- * never over a summary the turn has now; one write for all of them. A turn
- * that had no id gets one now, only because it is being labelled. Every
- * label written also goes into the label store, and so does every answer
- * when the lock is held (the next catch-up restores it).
+ * waiting (or join the lock the catch-up still holds since its read, with
+ * nothing to read or restore again), load the stream once (or not at all,
+ * when the caller's own read is still what the files hold), put back what
+ * the label store kept (and record summaries written by hand), then store
+ * each answer on the turn with the content the model read: by id while its
+ * fingerprint matches, else by content key (an id a jp save dropped or
+ * moved is never followed), never over a summary the turn has now; one
+ * write for all of them. A turn that had no id gets one now, only because
+ * it is being labelled. Every label written also goes into the label store
+ * (while the file is saved), and so does every answer when the lock is held
+ * (the next catch-up restores it).
  *
  * @module
  */
