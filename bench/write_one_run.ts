@@ -1,10 +1,10 @@
 /**
  * Writing one summary into a large conversation against a bare `JSON.parse`
  * of its file: each in a fresh process (`write_one.ts`), alternated run by
- * run, the file restored before each write and the disk synced before
- * each process (`sync`); the label store either
- * already holds the file's labels (the steady state after a first
- * catch-up) or is empty (the first catch-up: every label is recorded).
+ * run, the file restored before each write and the disk synced before each
+ * process (`sync`); the label store either already holds the file's labels
+ * (the steady state after a first catch-up) or is empty (the first
+ * catch-up: every label is recorded).
  * Time of the operation and the process's peak resident memory.
  *
  * Run alone with `deno run -A bench/write_one_run.ts [--quick] [--runs N]`, or through
