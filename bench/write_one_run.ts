@@ -4,11 +4,11 @@
  * run, the file restored before each write and the disk synced before each
  * process (`sync`); the label store either already holds the file's labels
  * (the steady state after a first catch-up) or is empty (the first
- * catch-up: every label is recorded).
- * Time of the operation and the process's peak resident memory.
+ * catch-up: every label is recorded). Time of the operation and the
+ * process's peak resident memory.
  *
- * Run alone with `deno run -A bench/write_one_run.ts [--quick] [--runs N]`, or through
- * `bench/bench.ts`. Linux (peak memory from /proc).
+ * `deno run -A bench/write_one_run.ts [--quick] [--runs N]` (not part of
+ * `deno task bench`). Linux (peak memory from /proc).
  *
  * @module
  */
