@@ -269,15 +269,17 @@ export async function sampleWorkspace(): Promise<
 }
 
 /**
- * A trial folder holding a workspace of `count` conversations of three
- * unlabelled turns each (ids `17800001000` on), with `ollama/tiny` as the
- * model in `.jp/config.toml`.
+ * A trial folder holding a workspace of `count` conversations of `turns`
+ * unlabelled turns each (three unless said; ids `17800001000` on), with
+ * `ollama/tiny` as the model in `.jp/config.toml`.
  *
  * @param count How many conversations.
+ * @param turns Turns in each.
  * @returns The folder and the conversations' directories.
  */
 export async function manyConversations(
   count: number,
+  turns = 3,
 ): Promise<{ root: string; dirs: string[] }> {
   const root = await Deno.makeTempDir({ prefix: "jpt-adversarial-" });
   await Deno.mkdir(join(root, ".jp"), { recursive: true });
@@ -291,7 +293,7 @@ export async function manyConversations(
   for (let c = 0; c < count; c++) {
     const dir = join(root, ".jp", "conversations", `1780000${1000 + c}`);
     await Deno.mkdir(dir, { recursive: true });
-    const entries = [0, 1, 2].flatMap((t) => [
+    const entries = Array.from({ length: turns }, (_, t) => t).flatMap((t) => [
       { timestamp: "2026-01-01 00:00:00.0", type: "turn_start" },
       {
         timestamp: "2026-01-01 00:00:00.1",

@@ -203,7 +203,8 @@ export async function killWorker(study: Study, count: number): Promise<void> {
   const next = random(909);
   await using server = jitteryModel(910, 30);
   for (let i = 0; i < count; i++) {
-    const ws = await manyConversations(1);
+    // Large enough that its save lasts a moment: the kill lands in it.
+    const ws = await manyConversations(1, 20000);
     const begun = writesBegun(ws.dirs);
     await killInPhase(study, {
       row: "kill -9 during the worker's write",
