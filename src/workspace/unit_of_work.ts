@@ -93,16 +93,14 @@ export async function withConversation<T>(
       options.reuse ?? await loadConversation(ref),
     );
   }
-  const lock = await takeLock(workspace, ref, options);
-  if (lock === HELD) return HELD;
-  try {
-    const conversation = await openLocked(ref, options);
-    const result = await work(conversation);
-    if (hasUnsavedChanges(conversation)) await saveConversation(conversation);
-    return result;
-  } finally {
-    await lock.release();
-  }
+  // The held unit with no background work: the lock goes when `work` ends.
+  const done = await holdConversation(
+    workspace,
+    ref,
+    { ...options, lock: options.lock },
+    async (conversation) => ({ value: await work(conversation) }),
+  );
+  return done === HELD ? HELD : done.value;
 }
 
 /**
