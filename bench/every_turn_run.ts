@@ -20,7 +20,7 @@ import {
   summaryResponder,
 } from "../tests/support/fake_llm.ts";
 import { isSummaryRequest } from "./turn_server.ts";
-import { MAIN, removeTree } from "./run_jpt.ts";
+import { MAIN, removeTree, runToEnd } from "./run_jpt.ts";
 
 /** One scenario's outcome. */
 export interface EveryTurnRow {
@@ -80,19 +80,20 @@ export async function everyTurnRun(
       JPT_CONFIG_DIR: join(root, "config"),
       XDG_DATA_HOME: join(root, "xdg"),
     };
-    const query = async (...words: string[]) => {
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--quiet", ...JPT_PERMISSIONS, MAIN, "query", ...words],
-        cwd: root,
+    const query = (...words: string[]) =>
+      runToEnd(
+        [
+          Deno.execPath(),
+          "run",
+          "--quiet",
+          ...JPT_PERMISSIONS,
+          MAIN,
+          "query",
+          ...words,
+        ],
+        root,
         env,
-        stdin: "null",
-        stdout: "null",
-        stderr: "piped",
-      }).output();
-      if (!output.success) {
-        throw new Error(new TextDecoder().decode(output.stderr));
-      }
-    };
+      );
     await query("--new", "question 1");
     for (let n = 2; n <= queries; n++) await query(`question ${n}`);
     const returned = performance.now();

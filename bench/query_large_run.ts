@@ -21,7 +21,7 @@
 import { join } from "node:path";
 import { chatCompletion, FakeLlm } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
-import { MAIN, removeTree, sideBySide } from "./run_jpt.ts";
+import { MAIN, removeTree, runToEnd, sideBySide } from "./run_jpt.ts";
 import { writeConversation } from "../tests/support/workspace.ts";
 
 const quick = Deno.args.includes("--quick");
@@ -52,21 +52,9 @@ async function add(events: Uint8Array): Promise<string> {
   return id;
 }
 
-/** Runs a command to its end (throws with its stderr when it fails); when it started. */
-async function run(command: string[]): Promise<number> {
-  const started = performance.now();
-  const output = await new Deno.Command(command[0]!, {
-    args: command.slice(1),
-    cwd: root,
-    env,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!output.success) {
-    throw new Error(new TextDecoder().decode(output.stderr));
-  }
-  return started;
+/** Runs a command to its end in the bench's workspace; when it started. */
+function run(command: string[]): Promise<number> {
+  return runToEnd(command, root, env);
 }
 
 /** Runs a command; ms from its start to the arrival of its first chat request. */

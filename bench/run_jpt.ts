@@ -132,6 +132,33 @@ export async function sideBySide(
 }
 
 /**
+ * Runs a command to its end, its output dropped; throws with its standard
+ * error when it fails.
+ *
+ * @param command The program and its arguments.
+ * @param cwd The working directory.
+ * @param env Its environment variables (added to this process's).
+ * @returns When it started (`performance.now()`).
+ */
+export async function runToEnd(
+  command: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<number> {
+  const started = performance.now();
+  const output = await new Deno.Command(command[0]!, {
+    args: command.slice(1),
+    cwd,
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+  return started;
+}
+
+/**
  * Wall time of one `deno run -A` of a script in a fresh process (no colour,
  * the data directory inside `cwd`); throws with its stderr when it fails.
  *
@@ -140,15 +167,11 @@ export async function sideBySide(
  * @returns Milliseconds.
  */
 export async function timedDeno(args: string[], cwd: string): Promise<number> {
-  const started = performance.now();
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ...args],
+  const started = await runToEnd(
+    [Deno.execPath(), "run", "-A", "--quiet", ...args],
     cwd,
-    env: { NO_COLOR: "1", JPT_DATA_DIR: `${cwd}/data` },
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+    { NO_COLOR: "1", JPT_DATA_DIR: `${cwd}/data` },
+  );
   return performance.now() - started;
 }
 
