@@ -9,6 +9,7 @@
 
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
+import { firstLine } from "../bench/run_jpt.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CHROMIUM = Deno.env.get("CHROMIUM") ?? "/usr/bin/chromium";
@@ -25,16 +26,7 @@ const server = new Deno.Command(Deno.execPath(), {
   stdout: "piped",
   stderr: "inherit",
 }).spawn();
-const reader = server.stdout.pipeThrough(
-  new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>,
-).getReader();
-let url = "";
-while (!url.includes("\n")) {
-  const { value, done } = await reader.read();
-  if (done) throw new Error("jpt serve ended");
-  url += value;
-}
-url = url.trim();
+const url = await firstLine(server);
 const browser = await puppeteer.launch({
   executablePath: CHROMIUM,
   args: ["--no-sandbox", "--headless=new"],
