@@ -23,7 +23,6 @@ import type { Turn } from "../conversation/turn.ts";
 import type { RereadMemory } from "../conversation/reread_memory.ts";
 import {
   type ContentKeyOptions,
-  contentKeyTexts,
   turnContentKeys,
 } from "../summary/turn_content_key.ts";
 import type { ConversationRef } from "../workspace/conversation_ref.ts";
@@ -34,10 +33,7 @@ import type {
   LabelRecord,
   LabelSource,
 } from "./label_store.ts";
-import {
-  nodeCryptoPartsHasher,
-  webCryptoPartsHasher,
-} from "../platform/sha256.ts";
+import { nodeCryptoPartsHasher } from "../platform/sha256.ts";
 
 /** What a restore did. */
 export interface RestoreReport {
@@ -272,9 +268,10 @@ function firstRecording(
 ): () => Promise<number> {
   return async () => {
     const complete = snapshot.turns().filter((turn) => turn.isComplete());
+    // The bulk case takes node:crypto, as a restore does (platform/sha256.ts).
     const hasher = complete.length >= BULK_TURNS
       ? await nodeCryptoPartsHasher()
-      : webCryptoPartsHasher;
+      : undefined;
     const time = new Date().toISOString();
     const found: LabelEntry[] = [];
     for (let at = 0; at < complete.length; at += BULK_TURNS) {
@@ -282,7 +279,7 @@ function firstRecording(
       const labelled = complete.slice(at, at + BULK_TURNS).filter((turn) =>
         turn.summary !== undefined
       );
-      const keys = await hasher(contentKeyTexts(labelled));
+      const keys = await turnContentKeys(labelled, { hasher });
       labelled.forEach((turn, i) =>
         found.push({
           key: keys[i]!,

@@ -119,19 +119,6 @@ export function turnContentText(turn: Turn): string {
 }
 
 /**
- * What {@linkcode turnContentKeys} hashes for each turn, taken now (the
- * parts of {@linkcode turnContentText}), for a caller that hashes them
- * later with a {@linkcode PartsHasher}: the same keys, whatever happens to
- * the turns' stream in between.
- *
- * @param turns The turns.
- * @returns Each turn's parts, in order.
- */
-export function contentKeyTexts(turns: readonly Turn[]): string[][] {
-  return turns.map((turn) => contentParts(contentEntries(turn)));
-}
-
-/**
  * {@linkcode turnContentText} in the parts it is made of, as they are: the
  * `event_id` member is cut out by slicing around it, never by copying the
  * entry, so hashing a large conversation allocates no second copy of it.
