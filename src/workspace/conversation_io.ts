@@ -260,7 +260,7 @@ async function load(
     metadata,
     ...(before === after ? { stamp: after } : {}),
   };
-  onDisk.set(conversation, revisionOf(conversation));
+  markOnDisk(conversation);
   return conversation;
 }
 
@@ -402,7 +402,7 @@ export async function saveConversation(
   // The files now hold these values: a later write under the lock need not
   // read them again.
   conversation.stamp = conversationStamp(conversation.ref);
-  onDisk.set(conversation, revisionOf(conversation));
+  markOnDisk(conversation);
   return written;
 }
 
@@ -480,8 +480,29 @@ function revisionOf(conversation: LoadedConversation): Revision {
   };
 }
 
-/** What each conversation held when it was last read or written. */
-const onDisk = new WeakMap<LoadedConversation, Revision>();
+/**
+ * What a conversation held when it was last read or written, kept on the
+ * object itself under a key no other module has, not enumerable (a spread
+ * copy is a conversation never saved). Not a `WeakMap`: a reader that loads
+ * 1,000 conversations one after another would keep each alive through the
+ * young-generation collections that follow it (an ephemeron's value is held
+ * while its key is young), and `jpt find` spent a third of its loading in
+ * those collections.
+ */
+const ON_DISK = Symbol("revision on disk");
+
+/** A conversation with what it held on disk. */
+type Tracked = LoadedConversation & { [ON_DISK]?: Revision };
+
+/** Notes that the conversation's files now hold what it holds. */
+function markOnDisk(conversation: LoadedConversation): void {
+  Object.defineProperty(conversation, ON_DISK, {
+    value: revisionOf(conversation),
+    configurable: true,
+    writable: true,
+    enumerable: false,
+  });
+}
 
 /**
  * Whether a conversation holds changes its files do not: its stream or
@@ -492,7 +513,7 @@ const onDisk = new WeakMap<LoadedConversation, Revision>();
  * @returns `true` when a save would change something.
  */
 export function hasUnsavedChanges(conversation: LoadedConversation): boolean {
-  const before = onDisk.get(conversation);
+  const before = (conversation as Tracked)[ON_DISK];
   if (before === undefined) return true;
   const now = revisionOf(conversation);
   return now.stream !== before.stream ||

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  hasUnsavedChanges,
   loadConversation,
   reloadIfChanged,
   saveConversation,
@@ -46,4 +47,20 @@ Deno.test("reloadIfChanged reuses a read while the files are unchanged, and read
     '{\n  "last_activated_at": "2026-02-02 00:00:00.0"\n}\n',
   );
   assert.notEqual(await reloadIfChanged(again), again);
+});
+
+Deno.test("hasUnsavedChanges: false after a read and after a save, true after a change, and for a copy never saved", async () => {
+  const { ws, ref } = await conversation();
+  await using _ = ws;
+  const loaded = await loadConversation(ref);
+  assert.equal(hasUnsavedChanges(loaded), false);
+  // A spread copy carries no revision: it was never saved.
+  assert.equal(hasUnsavedChanges({ ...loaded }), true);
+  const id = loaded.stream.ensureTurnId(0)!;
+  loaded.stream.setTurnSummary(id, "Changed here");
+  assert.equal(hasUnsavedChanges(loaded), true, "the stream changed");
+  await saveConversation(loaded);
+  assert.equal(hasUnsavedChanges(loaded), false, "saved");
+  loaded.metadata.setTitle("A title");
+  assert.equal(hasUnsavedChanges(loaded), true, "the metadata changed");
 });

@@ -134,24 +134,44 @@ export async function turnViews(
     record,
     conversation.stream.turns(),
   );
-  return conversation.stream.turns().map((turn) => {
-    const restored = restorable(turn);
-    let content: TurnContent | undefined;
-    let fallback: { text: string | undefined } | undefined;
-    return {
-      content: () => content ??= contentOf(turn),
-      index: turn.index,
-      eventId: turn.id,
-      summary: turn.summary ?? restored?.summary,
-      restored: restored !== undefined,
-      // A search shows the fallback of the turns it found only.
-      get fallback() {
-        fallback ??= { text: turn.fallbackSummary() };
-        return fallback.text;
-      },
-      turn,
-    };
-  });
+  return conversation.stream.turns().map((turn) =>
+    new LazyTurnView(turn, restorable(turn)?.summary)
+  );
+}
+
+/**
+ * A turn as navigation shows it, working out its fallback and content on
+ * first use. A class, not an object literal with a getter: a literal's
+ * getter is allocated where only a full collection frees it, and kept every
+ * turn it was made for (and its conversation) alive through the young
+ * collections after it (`jpt find` spent a third of its run collecting).
+ */
+class LazyTurnView implements TurnView {
+  readonly index: number;
+  readonly eventId: string | undefined;
+  readonly summary: string | undefined;
+  readonly restored: boolean;
+  readonly turn: Turn;
+  #content: TurnContent | undefined;
+  #fallback: { text: string | undefined } | undefined;
+
+  constructor(turn: Turn, restored: string | undefined) {
+    this.turn = turn;
+    this.index = turn.index;
+    this.eventId = turn.id;
+    this.summary = turn.summary ?? restored;
+    this.restored = restored !== undefined;
+  }
+
+  get fallback(): string | undefined {
+    // A search shows the fallback of the turns it found only.
+    this.#fallback ??= { text: this.turn.fallbackSummary() };
+    return this.#fallback.text;
+  }
+
+  content(): TurnContent {
+    return this.#content ??= contentOf(this.turn);
+  }
 }
 
 /** The texts of a turn's events, by kind. */
