@@ -94,6 +94,7 @@ export async function findTurns(
     : [options.patterns.join(" ")];
   const matchers = words.map((pattern) => matcher(pattern, options));
   const scopes = options.scopes ?? DEFAULT_SCOPES;
+  const places = MATCH_PLACES.filter((place) => scopes.has(place));
   const { results, errors } = await eachWorkspaceConversation(
     workspace,
     services.labels(workspace),
@@ -110,7 +111,7 @@ export async function findTurns(
           conversation,
           conversation.turns[i]!,
           matchers,
-          { scopes, context: options.context ?? 0 },
+          { places, context: options.context ?? 0 },
         );
         if (found === undefined) continue;
         (found.matches[0]!.where === "summary" ? bySummary : byText).push(
@@ -149,11 +150,13 @@ function eventsFilter(
     return undefined;
   }
   return (text) =>
-    OTHER_ESCAPES.test(text) || matchers.every((re) => re.test(text));
+    hasOtherEscapes(text) || matchers.every((re) => re.test(text));
 }
 
-/** JSON escapes a writer may use for characters jp writes as they are. */
-const OTHER_ESCAPES = /\\[u/]/;
+/** Whether a text holds a JSON escape a writer may use for characters jp writes as they are. */
+function hasOtherEscapes(text: string): boolean {
+  return text.includes("\\u") || text.includes("\\/");
+}
 
 /** A pattern as a regular expression (smart case). */
 function matcher(pattern: string, options: FindOptions): RegExp {
@@ -168,22 +171,16 @@ function matchTurn(
   conversation: ConversationTurns,
   turn: TurnView,
   matchers: readonly RegExp[],
-  options: { scopes: ReadonlySet<MatchPlace>; context: number },
+  options: { places: readonly MatchPlace[]; context: number },
 ): FoundTurn | undefined {
-  const content = turn.content();
-  const texts: Record<MatchPlace, () => string[]> = {
-    summary: () => turn.summary === undefined ? [] : [turn.summary],
-    request: () => content.requests,
-    response: () => content.responses,
-    tool: () => content.tools.map((tool) => tool.text()),
-  };
-  const places = MATCH_PLACES.filter((place) => options.scopes.has(place))
-    .map((place) => [place, texts[place]()] as const);
   const matches: FoundTurn["matches"] = [];
+  // Each place's texts, read once for every pattern.
+  const texts: Array<readonly string[] | undefined> = [];
   for (const re of matchers) {
     let hit = false;
-    for (const [where, texts] of places) {
-      for (const text of texts) {
+    for (let i = 0; i < options.places.length; i++) {
+      const where = options.places[i]!;
+      for (const text of texts[i] ??= textsOf(turn, where)) {
         const at = re.exec(text);
         if (at === null) continue;
         hit = true;
@@ -201,12 +198,29 @@ function matchTurn(
     }
     if (!hit) return undefined;
   }
-  matches.sort((a, b) => placeOrder(a.where) - placeOrder(b.where));
+  // The places are searched in the order matches are shown.
+  if (matchers.length > 1) {
+    matches.sort((a, b) => placeOrder(a.where) - placeOrder(b.where));
+  }
   return { ...turnRecord(conversation, turn), matches };
 }
 
 function placeOrder(where: MatchPlace): number {
   return MATCH_PLACES.indexOf(where);
+}
+
+/** A turn's texts in one place. */
+function textsOf(turn: TurnView, where: MatchPlace): readonly string[] {
+  switch (where) {
+    case "summary":
+      return turn.summary === undefined ? [] : [turn.summary];
+    case "request":
+      return turn.content().requests;
+    case "response":
+      return turn.content().responses;
+    case "tool":
+      return turn.content().tools.map((tool) => tool.text());
+  }
 }
 
 /** The line holding a match and `context` lines on each side. */
