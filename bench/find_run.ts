@@ -8,7 +8,9 @@
  * at one conversation of 50,000 turns. Goal: find ≤ 2× the plain script.
  *
  * Run with `deno run -A bench/find_run.ts` (writes its section of
- * bench/RESULTS.md; `--quick` prints only).
+ * bench/RESULTS.md; `--quick` prints only; `--runs N` for N rounds;
+ * `--before DIR` prints only the 1,000-conversation rows, with another
+ * checkout's `jpt find` run beside this one's in each round).
  *
  * @module
  */
@@ -37,6 +39,8 @@ export interface FindRow {
   parseMs: number;
   /** Median wall time of `jpt find` (ms). */
   findMs: number;
+  /** Median wall time of `--before`'s checkout's `jpt find` (ms), when run. */
+  beforeMs?: number;
 }
 
 const PARSE_SCRIPT = `
@@ -124,6 +128,7 @@ async function workspaceOf(
  * @param turns Turns each.
  * @param words The words to look for.
  * @param runs Runs of each side.
+ * @param before Another checkout's `main.ts`, run beside this one's.
  * @returns One row per word, and how long reading the files takes each way.
  */
 export async function findRun(
@@ -131,6 +136,7 @@ export async function findRun(
   turns: number,
   words: readonly string[],
   runs: number,
+  before?: string,
 ): Promise<{ rows: FindRow[]; reads: ReadWays }> {
   const { root, bytes } = await workspaceOf(conversations, turns);
   const script = join(root, "parse.ts");
@@ -138,6 +144,7 @@ export async function findRun(
   const env = { JPT_DATA_DIR: join(root, ".jpt-data") };
   const parse: number[] = [];
   const find = words.map(() => [] as number[]);
+  const earlier = words.map(() => [] as number[]);
   const found = words.map(() => 0);
   let reads: ReadWays;
   try {
@@ -160,6 +167,14 @@ export async function findRun(
         const run = await runJpt(["find", "--json", word], { cwd: root, env });
         find[w]!.push(run.wall);
         found[w] = (JSON.parse(run.stdout) as unknown[]).length;
+        if (before !== undefined) {
+          const old = await runJpt(["find", "--json", word], {
+            cwd: root,
+            env,
+            entry: before,
+          });
+          earlier[w]!.push(old.wall);
+        }
       }
     }
   } finally {
@@ -172,6 +187,7 @@ export async function findRun(
     bytes,
     parseMs: median(parse),
     findMs: median(find[w]!),
+    ...(before === undefined ? {} : { beforeMs: median(earlier[w]!) }),
   }));
   return { rows, reads };
 }
@@ -213,19 +229,41 @@ export const FIND_HEADING = "## Finding turns at scale: `jpt find`";
 
 if (import.meta.main) {
   const quick = Deno.args.includes("--quick");
+  const runsArg = Deno.args.indexOf("--runs");
+  const runs = runsArg >= 0 ? Number(Deno.args[runsArg + 1]) : quick ? 2 : 5;
+  const beforeArg = Deno.args.indexOf("--before");
+  const before = beforeArg >= 0
+    ? join(Deno.args[beforeArg + 1]!, "main.ts")
+    : undefined;
   const many = await findRun(
     quick ? 100 : 1000,
     10,
     [RARE_WORD, "budget"],
-    quick ? 2 : 5,
+    runs,
+    before,
   );
-  const long = await findRun(
-    1,
-    quick ? 5000 : 50000,
-    ["budget"],
-    quick ? 2 : 5,
-  );
-  const table = findTable([...many.rows, ...long.rows], many.reads);
-  console.log(table);
-  if (!quick) await writeResultsSection(FIND_HEADING, table);
+  if (before !== undefined) {
+    // Only the rows side by side with the checkout before.
+    for (const row of many.rows) {
+      console.log(
+        `| ${row.shape} | \`${row.word}\` | ${row.found} | parse ${
+          Math.round(row.parseMs)
+        } ms | before ${Math.round(row.beforeMs!)} ms (${
+          (row.beforeMs! / row.parseMs).toFixed(2)
+        }×) | after ${Math.round(row.findMs)} ms (${
+          (row.findMs / row.parseMs).toFixed(2)
+        }×) | ${runs} rounds |`,
+      );
+    }
+  } else {
+    const long = await findRun(
+      1,
+      quick ? 5000 : 50000,
+      ["budget"],
+      runs,
+    );
+    const table = findTable([...many.rows, ...long.rows], many.reads);
+    console.log(table);
+    if (!quick) await writeResultsSection(FIND_HEADING, table);
+  }
 }
