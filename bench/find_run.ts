@@ -9,7 +9,7 @@
  *
  * Run with `deno run -A bench/find_run.ts` (writes its section of
  * bench/RESULTS.md; `--quick` prints only; `--runs N` for N rounds;
- * `--before DIR` prints only the 1,000-conversation rows, with another
+ * `--before DIR` prints the rows only, with another
  * checkout's `jpt find` run beside this one's in each round).
  *
  * @module
@@ -242,9 +242,16 @@ if (import.meta.main) {
     runs,
     before,
   );
+  const long = await findRun(
+    1,
+    quick ? 5000 : 50000,
+    ["budget"],
+    runs,
+    before,
+  );
   if (before !== undefined) {
-    // Only the rows side by side with the checkout before.
-    for (const row of many.rows) {
+    // The rows side by side with the checkout before (not written).
+    for (const row of [...many.rows, ...long.rows]) {
       console.log(
         `| ${row.shape} | \`${row.word}\` | ${row.found} | parse ${
           Math.round(row.parseMs)
@@ -256,12 +263,6 @@ if (import.meta.main) {
       );
     }
   } else {
-    const long = await findRun(
-      1,
-      quick ? 5000 : 50000,
-      ["budget"],
-      runs,
-    );
     const table = findTable([...many.rows, ...long.rows], many.reads);
     console.log(table);
     if (!quick) await writeResultsSection(FIND_HEADING, table);
