@@ -45,7 +45,8 @@ const encoder = new TextEncoder();
  * @param text The whole file, decoded.
  * @param keepPayloads Keep each entry's parsed object (a reader about to
  *   read every payload; the object graph then lives as long as the entries),
- *   or only those of `chat_request` entries (`"requests"`).
+ *   or only those of the entry types in the set (the payloads a reader reads;
+ *   the others die young).
  * @param values The entries already parsed, when the text was proven to be
  *   their native layout ({@linkcode nativeValues}): no piece is parsed
  *   again, and each keeps its value.
@@ -59,7 +60,7 @@ const encoder = new TextEncoder();
  */
 export function splitCanonical(
   text: string,
-  keepPayloads: boolean | "requests" = false,
+  keepPayloads: boolean | ReadonlySet<string> = false,
   values?: readonly unknown[],
   memo?: PositionMemo<string, EntryIdentity>,
 ): EntrySplit | undefined {
@@ -89,7 +90,7 @@ export function splitCanonical(
           piece,
           identity,
           values !== undefined || keepPayloads === true ||
-            (keepPayloads === "requests" && data.type === "chat_request")
+            (keepPayloads !== false && keepPayloads.has(identity.type))
             ? data
             : undefined,
         ),

@@ -99,8 +99,9 @@ export class ConversationStream {
    * @param options `fastPath: false` forces the full tokenizer (tests and
    *   benchmarks compare the two); `keepPayloads: true` keeps each entry's
    *   parsed object from the fast path instead of dropping it (a reader about
-   *   to read every payload, such as `jpt find`, then parses each entry once;
-   *   `"requests"`: only `chat_request` entries', for a turn list's fallbacks);
+   *   to read every payload then parses each entry once; a set of entry
+   *   types: only their payloads, such as `chat_request` for a turn list's
+   *   fallbacks or the chat for `jpt find`);
    *   `text`: the bytes already decoded (as a lenient UTF-8 decoder with the
    *   byte order mark kept does), not to decode them twice; `wholeFile`:
    *   parse the file with one `JSON.parse` and, when its text is exactly
@@ -119,7 +120,7 @@ export class ConversationStream {
     bytes: Uint8Array,
     options: {
       fastPath?: boolean;
-      keepPayloads?: boolean | "requests";
+      keepPayloads?: boolean | ReadonlySet<string>;
       text?: string;
       wholeFile?: boolean;
       memory?: RereadMemory | undefined;

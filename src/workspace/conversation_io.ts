@@ -90,8 +90,8 @@ const STAMPED_FILES = ["events.json", "metadata.json", "base_config.json"];
  * @param ref The conversation.
  * @param options `readOnly`: the caller never writes it back (a listing):
  *   no stamp is taken, so no file is looked at twice. `keepPayloads`: the
- *   caller reads every entry's payload (`jpt find`): each entry is parsed
- *   once; `"requests"`: only requests' (a turn list's fallbacks; see
+ *   caller reads every entry's payload, or those of the entry types in the
+ *   set (`jpt find`, a turn list's fallbacks): each is parsed once (see
  *   {@linkcode ConversationStream.parse}). `blocking`: read with
  *   blocking reads, for a listing that reads conversation after conversation
  *   and does nothing meanwhile, where each awaited read costs more than the
@@ -103,7 +103,7 @@ export async function loadConversation(
   ref: ConversationRef,
   options: {
     readOnly?: boolean;
-    keepPayloads?: boolean | "requests";
+    keepPayloads?: boolean | ReadonlySet<string>;
     blocking?: boolean;
   } = {},
 ): Promise<LoadedConversation> {

@@ -172,3 +172,75 @@ Deno.test("findTurns(): the look at a whole file never hides a match: escapes, q
   assert.deepEqual(await find(["here", "no"]), ["jp-c17800000004"]);
   assert.deepEqual(await find(["kestrel"]), []);
 });
+
+Deno.test("findTurns(): every entry is parsed once, and tool calls only with the tool scope searched", async () => {
+  await using ws = await tempWorkspace();
+  const base64 = (text: string) => btoa(text);
+  const entries = [
+    { timestamp: "2026-01-01 00:00:00.0", type: "turn_start", event_id: "t0" },
+    {
+      timestamp: "2026-01-01 00:00:00.1",
+      type: "chat_request",
+      content: "read the config",
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.2",
+      type: "tool_call_request",
+      id: "call_1",
+      name: "fs_read_file",
+      arguments: { path: base64("jp.toml") },
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.3",
+      type: "tool_call_response",
+      id: "call_1",
+      content: base64("the kestrel setting"),
+      is_error: false,
+    },
+    {
+      timestamp: "2026-01-01 00:00:00.4",
+      type: "chat_response",
+      message: "the config is read",
+    },
+  ];
+  await writeConversation(
+    ws.conversations,
+    "17800000001",
+    new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n"),
+  );
+  const session = testSession(ws);
+  /** Runs a search, counting the parses of tool entries. */
+  const counted = async (pattern: string, scopes?: Set<string>) => {
+    const parse = JSON.parse;
+    let toolParses = 0;
+    JSON.parse = (...args: Parameters<typeof parse>) => {
+      if (/"type": "tool_call_/.test(String(args[0]))) toolParses++;
+      return parse(...args);
+    };
+    try {
+      const { found } = await findTurns(session, {
+        patterns: [pattern],
+        regex: false,
+        ...(scopes === undefined ? {} : { scopes: scopes as never }),
+      });
+      return { found: found.map((turn) => turn.matches[0]!.where), toolParses };
+    } finally {
+      JSON.parse = parse;
+    }
+  };
+  // The whole file's text rules nothing out (the chat matches): each tool
+  // entry is parsed once, when the file is read, and not again.
+  assert.deepEqual(await counted("config"), {
+    found: ["request"],
+    toolParses: 2,
+  });
+  // With the tool scope, the result (base64 in the file) is found, and each
+  // tool entry is still parsed once.
+  assert.deepEqual(
+    await counted(
+      "kestrel",
+      new Set(["summary", "request", "response", "tool"]),
+    ),
+    { found: ["tool"], toolParses: 2 },
+  );
+});

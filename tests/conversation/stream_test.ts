@@ -415,12 +415,16 @@ Deno.test("ConversationStream.parse() keepPayloads and text: the same entries an
     ) + "\n",
   );
   const plain = ConversationStream.parse(bytes);
-  const kept = ConversationStream.parse(bytes, { keepPayloads: true });
-  assert.deepEqual(kept.serialize(), bytes);
-  assert.deepEqual(
-    kept.entries.map((entry) => entry.data()),
-    plain.entries.map((entry) => entry.data()),
-  );
+  for (
+    const keepPayloads of [true, new Set(["chat_request"]), new Set<string>()]
+  ) {
+    const kept = ConversationStream.parse(bytes, { keepPayloads });
+    assert.deepEqual(kept.serialize(), bytes);
+    assert.deepEqual(
+      kept.entries.map((entry) => entry.data()),
+      plain.entries.map((entry) => entry.data()),
+    );
+  }
   // Text already decoded is used as it is.
   const fromText = ConversationStream.parse(bytes, {
     text: new TextDecoder().decode(bytes),

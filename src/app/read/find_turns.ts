@@ -68,6 +68,18 @@ const DEFAULT_SCOPES: ReadonlySet<MatchPlace> = new Set([
   "response",
 ]);
 
+/** The entry types whose payloads a search reads: each turn's start (its summary) and chat, and with the tool scope its tool calls. */
+const CHAT: ReadonlySet<string> = new Set([
+  "turn_start",
+  "chat_request",
+  "chat_response",
+]);
+const CHAT_AND_TOOLS: ReadonlySet<string> = new Set([
+  ...CHAT,
+  "tool_call_request",
+  "tool_call_response",
+]);
+
 /** How much text a snippet shows on each side of a match. */
 const SNIPPET_CONTEXT = 40;
 
@@ -100,7 +112,7 @@ export async function findTurns(
     services.labels(workspace),
     {
       only,
-      content: true,
+      payloads: scopes.has("tool") ? CHAT_AND_TOOLS : CHAT,
       eventsFilter: eventsFilter(options, words, scopes, matchers),
     },
     (conversation) => {

@@ -77,10 +77,11 @@ export async function listTurns(
     const heads = await loadTurnHeads(ref);
     if (heads !== undefined) return heads.map(headRow);
   }
-  // Each turn's fallback reads its request: parsed once, with the file.
+  // Each turn's summary and fallback read its start and request: parsed
+  // once, with the file.
   const { stream } = await loadConversation(ref, {
     readOnly: true,
-    keepPayloads: "requests",
+    keepPayloads: HEADS,
   });
   const restorable = await restorableLabels(record, stream.turns());
   const rows: TurnRow[] = [];
@@ -108,6 +109,9 @@ export async function listTurns(
   }
   return rows;
 }
+
+/** The payloads a turn list reads: each turn's start (its summary) and requests (its fallback). */
+const HEADS: ReadonlySet<string> = new Set(["turn_start", "chat_request"]);
 
 function headRow(head: TurnHead, index: number): TurnRow {
   return {

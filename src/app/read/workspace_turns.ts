@@ -170,36 +170,54 @@ class LazyTurnView implements TurnView {
   }
 
   content(): TurnContent {
-    return this.#content ??= contentOf(this.turn);
+    return this.#content ??= new TurnTexts(this.turn);
   }
 }
 
-/** The texts of a turn's events, by kind. */
-function contentOf(turn: Turn): TurnContent {
-  const view: TurnContent = {
-    requests: [],
-    responses: [],
-    reasoning: [],
-    tools: [],
-  };
-  // Tool arguments and results are decoded (base64) only when searched.
+/**
+ * The texts of a turn's events, by kind: the chat read when made, the tool
+ * calls when first asked for (a search without the tool scope parses no
+ * tool event). A class: its getter is shared, not made for every turn.
+ */
+class TurnTexts implements TurnContent {
+  readonly requests: string[] = [];
+  readonly responses: string[] = [];
+  readonly reasoning: string[] = [];
+  readonly #turn: Turn;
+  #tools: TurnContent["tools"] | undefined;
+
+  constructor(turn: Turn) {
+    this.#turn = turn;
+    for (const entry of turn.events) {
+      const type = entry.type;
+      if (type !== "chat_request" && type !== "chat_response") continue;
+      const event = readEvent(entry);
+      if (event?.type === "chat_request") this.requests.push(event.content);
+      else if (event?.type === "chat_response" && event.text !== undefined) {
+        (event.kind === "reasoning" ? this.reasoning : this.responses).push(
+          event.text,
+        );
+      }
+    }
+  }
+
+  get tools(): TurnContent["tools"] {
+    return this.#tools ??= toolsOf(this.#turn);
+  }
+}
+
+/** One line per tool call of a turn; arguments and results decoded (base64) only when read. */
+function toolsOf(turn: Turn): TurnContent["tools"] {
+  const tools: TurnContent["tools"] = [];
   const calls = new Map<
     string,
     { name: string; status: string; parts: Array<() => string>; text(): string }
   >();
   for (const entry of turn.events) {
     const type = entry.type;
-    if (
-      type !== "chat_request" && type !== "chat_response" &&
-      type !== "tool_call_request" && type !== "tool_call_response"
-    ) continue;
+    if (type !== "tool_call_request" && type !== "tool_call_response") continue;
     const event = readEvent(entry);
-    if (event?.type === "chat_request") view.requests.push(event.content);
-    else if (event?.type === "chat_response" && event.text !== undefined) {
-      (event.kind === "reasoning" ? view.reasoning : view.responses).push(
-        event.text,
-      );
-    } else if (event?.type === "tool_call_request") {
+    if (event?.type === "tool_call_request") {
       const call = {
         name: event.name,
         status: "called",
@@ -209,7 +227,7 @@ function contentOf(turn: Turn): TurnContent {
         },
       };
       calls.set(event.id, call);
-      view.tools.push(call);
+      tools.push(call);
     } else if (event?.type === "tool_call_response") {
       const status = event.isError ? "failed" : "ok";
       const call = calls.get(event.id);
@@ -217,11 +235,11 @@ function contentOf(turn: Turn): TurnContent {
         call.status = status;
         call.parts.push(() => event.content());
       } else {
-        view.tools.push({ name: "?", status, text: () => event.content() });
+        tools.push({ name: "?", status, text: () => event.content() });
       }
     }
   }
-  return view;
+  return tools;
 }
 
 /**
@@ -254,9 +272,11 @@ export async function workspaceTurns(
  *
  * @param workspace The workspace (both storage roots).
  * @param labels The label store.
- * @param options `only`: read only this conversation; `content`: `each`
- *   reads every turn's {@linkcode TurnView.content} (each entry is then
- *   parsed once, see {@linkcode loadConversation}); `eventsFilter`: a
+ * @param options `only`: read only this conversation; `payloads`: the
+ *   entry types whose payloads `each` reads through every turn's
+ *   {@linkcode TurnView.content} (each of those entries is then parsed
+ *   once, see {@linkcode loadConversation}; the others die young);
+ *   `eventsFilter`: a
  *   conversation whose events.json text fails it is passed over unparsed
  *   (unless its label record holds labels the file may lack).
  * @param each Makes a result of one conversation.
@@ -268,7 +288,7 @@ export async function eachWorkspaceConversation<R>(
   labels: LabelRecorder,
   options: {
     only?: string | undefined;
-    content?: boolean;
+    payloads?: ReadonlySet<string>;
     eventsFilter?: ((eventsText: string) => boolean) | undefined;
   },
   each: (conversation: ConversationTurns) => R,
@@ -280,7 +300,7 @@ export async function eachWorkspaceConversation<R>(
   const errors: string[] = [];
   const loadOptions = {
     readOnly: true,
-    keepPayloads: options.content === true,
+    keepPayloads: options.payloads ?? false,
     blocking: true,
   };
   const filter = options.eventsFilter;
