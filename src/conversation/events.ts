@@ -161,13 +161,7 @@ export function readEvent(entry: Entry): ConversationEvent | undefined {
         schema: data.schema,
       };
     case "chat_response": {
-      const kind = "message" in data
-        ? "message"
-        : "reasoning" in data
-        ? "reasoning"
-        : "data" in data
-        ? "structured"
-        : undefined;
+      const kind = chatResponseKind(data);
       if (kind === undefined) {
         throw new TypeError(
           `A chat_response needs "message", "reasoning" or "data" (event at ${entry.timestamp})`,
@@ -255,6 +249,25 @@ function configDeltaOf(data: Record<string, unknown>): Record<string, unknown> {
     }
   }
   return delta;
+}
+
+/**
+ * What a `chat_response` holds, by the key it has: its text (`message`),
+ * reasoning, or structured data (`data`); `undefined` when none.
+ *
+ * @param data The response's payload.
+ * @returns The kind; `message` and `reasoning` name the key holding the text.
+ */
+export function chatResponseKind(
+  data: Record<string, unknown>,
+): "message" | "reasoning" | "structured" | undefined {
+  return "message" in data
+    ? "message"
+    : "reasoning" in data
+    ? "reasoning"
+    : "data" in data
+    ? "structured"
+    : undefined;
 }
 
 function requireString(

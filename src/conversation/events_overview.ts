@@ -12,6 +12,7 @@
 import { CONVERSATION_EVENT_TYPES } from "./entry.ts";
 import { identityProblem } from "./scan_events.ts";
 import { eventIdOf } from "./event_id.ts";
+import { chatResponseKind } from "./events.ts";
 import { ConversationStream } from "./stream.ts";
 
 /** The number of turns and the time of the last event. */
@@ -118,6 +119,89 @@ export function turnHeads(bytes: Uint8Array): TurnHead[] | undefined {
     }
   });
   return read ? heads : undefined;
+}
+
+/** What a search reads of a turn: its head and its chat. */
+export interface TurnChat extends TurnHead {
+  /** The content of each `chat_request`, in order (`request` is the first). */
+  requests: string[];
+  /** The text of each `chat_response` that is a message. */
+  responses: string[];
+  /** The text of each `chat_response` that is reasoning. */
+  reasoning: string[];
+}
+
+/**
+ * Each turn's head and chat, from one native parse, read as the stream's
+ * turns and `readEvent` read them: what a search of the chat needs, without
+ * an entry or a turn object per event (nothing but the file's values is
+ * held while it runs, and they die with the walk).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { turnChats } from "./events_overview.ts";
+ * const text = JSON.stringify([
+ *   { type: "turn_start", timestamp: "2026-01-01 00:00:00.0", summary: "Greet" },
+ *   { type: "chat_request", timestamp: "2026-01-01 00:00:01.0", content: "hi" },
+ *   { type: "chat_response", timestamp: "2026-01-01 00:00:02.0", message: "hello" },
+ * ], null, 2);
+ * assert.deepEqual(turnChats(text), [{
+ *   eventId: undefined,
+ *   summary: "Greet",
+ *   request: "hi",
+ *   requests: ["hi"],
+ *   responses: ["hello"],
+ *   reasoning: [],
+ * }]);
+ * ```
+ *
+ * @param text The whole file, decoded (as the stream decodes it).
+ * @returns One per turn, in order, or `undefined` when the native parser
+ *   does not take the file as the stream's would, or a chat event is one
+ *   `readEvent` refuses (then read it with the stream, which reports it).
+ */
+export function turnChats(text: string): TurnChat[] | undefined {
+  const entries = text.includes("\uFFFD") ? undefined : parsedArray(text);
+  if (entries === undefined) return undefined;
+  const turns: TurnChat[] = [];
+  let turn: TurnChat | undefined;
+  let refused = false;
+  const read = eachEvent(entries, (entry, type, startsTurn, eventId) => {
+    if (startsTurn) {
+      const start = type === "turn_start";
+      turn = {
+        eventId: start ? eventId : undefined,
+        summary: start && typeof entry.summary === "string"
+          ? entry.summary
+          : undefined,
+        request: undefined,
+        requests: [],
+        responses: [],
+        reasoning: [],
+      };
+      turns.push(turn);
+    }
+    if (type === "chat_request") {
+      const content = entry.content;
+      if (typeof content !== "string") refused = true;
+      else {
+        turn!.request ??= content;
+        turn!.requests.push(content);
+      }
+    } else if (type === "chat_response") {
+      const kind = chatResponseKind(entry);
+      if (kind === undefined) refused = true;
+      else if (kind !== "structured") {
+        const said = entry[kind];
+        if (typeof said !== "string") refused = true;
+        else {
+          (kind === "message" ? turn!.responses : turn!.reasoning).push(said);
+        }
+      }
+    }
+  });
+  return read && !refused ? turns : undefined;
 }
 
 /** The file's entries from the native parser, when it takes the file as it is. */

@@ -21,6 +21,7 @@ import { ConversationStream } from "../conversation/stream.ts";
 import type { RereadMemory } from "../conversation/reread_memory.ts";
 import type {
   EventsOverview,
+  TurnChat,
   TurnHead,
 } from "../conversation/events_overview.ts";
 import { JptError } from "../errors/jpt_error.ts";
@@ -202,6 +203,44 @@ export async function loadTurnHeads(
 type LoadOptions = NonNullable<Parameters<typeof loadConversation>[1]> & {
   memory?: RereadMemory | undefined;
 };
+
+/**
+ * What a search of the chat reads of a conversation: each turn's head and
+ * chat (`turnChats` in `conversation/events_overview.ts`) from its newest
+ * `events.json`, read with one native parse when its text passes `test`,
+ * and its metadata read as {@linkcode loadConversation} reads it.
+ *
+ * @param ref The conversation.
+ * @param test Whether the conversation is wanted, from its events' text.
+ * @returns The turns and the metadata; `undefined` when `test` failed;
+ *   `"stream"` when the file is not what the native parse takes as the
+ *   stream would (read it with {@linkcode loadConversation}, which reports
+ *   what is wrong).
+ * @throws {ConversationFileError} Naming the file, when one cannot be read.
+ */
+export async function loadTurnChats(
+  ref: ConversationRef,
+  test: ((eventsText: string) => boolean) | undefined,
+): Promise<
+  { chats: TurnChat[]; metadata: ConversationMetadata } | "stream" | undefined
+> {
+  const source = await newestCopy(ref.copies, [
+    "events.json",
+    "base_config.json",
+  ]);
+  const { turnChats } = await importLazily("conversation/events_overview.ts");
+  const chats = await readWith(
+    join(source.dir, "events.json"),
+    (bytes) => {
+      const text = lenientDecoder.decode(bytes);
+      if (test !== undefined && !test(text)) return undefined;
+      return turnChats(text) ?? "stream";
+    },
+    { blocking: true },
+  );
+  if (chats === undefined || chats === "stream") return chats;
+  return { chats, metadata: await loadMetadata(ref, { blocking: true }) };
+}
 
 /**
  * {@linkcode loadConversation}, but only when the text of `events.json`

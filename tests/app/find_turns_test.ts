@@ -173,7 +173,7 @@ Deno.test("findTurns(): the look at a whole file never hides a match: escapes, q
   assert.deepEqual(await find(["kestrel"]), []);
 });
 
-Deno.test("findTurns(): every entry is parsed once, and tool calls only with the tool scope searched", async () => {
+Deno.test("findTurns(): a file is parsed once, and its tool calls read only with the tool scope searched", async () => {
   await using ws = await tempWorkspace();
   const base64 = (text: string) => btoa(text);
   const entries = [
@@ -228,14 +228,14 @@ Deno.test("findTurns(): every entry is parsed once, and tool calls only with the
       JSON.parse = parse;
     }
   };
-  // The whole file's text rules nothing out (the chat matches): each tool
-  // entry is parsed once, when the file is read, and not again.
+  // The whole file's text rules nothing out (the chat matches): the chat
+  // is read with one parse of the whole file, tool entries not again.
   assert.deepEqual(await counted("config"), {
     found: ["request"],
-    toolParses: 2,
+    toolParses: 1,
   });
-  // With the tool scope, the result (base64 in the file) is found, and each
-  // tool entry is still parsed once.
+  // With the tool scope the conversation is read through its stream: the
+  // result (base64 in the file) is found, each tool entry parsed once.
   assert.deepEqual(
     await counted(
       "kestrel",

@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   eventsOverview,
+  turnChats,
   turnHeads,
 } from "../../src/conversation/events_overview.ts";
+import { readEvent } from "../../src/conversation/events.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { fixtureConversations } from "../support/paths.ts";
 
@@ -185,5 +187,147 @@ Deno.test("turnHeads() agrees with the stream on real jp conversations", () => {
   for (const dir of fixtureConversations()) {
     const bytes = Deno.readFileSync(join(dir, "events.json"));
     assert.deepEqual(turnHeads(bytes), headsFromStream(bytes), dir);
+  }
+});
+
+/**
+ * Each turn's head and chat as the stream's turns and `readEvent` give them,
+ * or `undefined` where the stream refuses the file or `readEvent` a chat
+ * event (the native reading then leaves the file to the stream).
+ */
+function chatsFromStream(bytes: Uint8Array) {
+  let stream: ConversationStream;
+  try {
+    stream = ConversationStream.parse(bytes);
+  } catch {
+    return undefined;
+  }
+  try {
+    return stream.turns().map((turn) => {
+      const chat = {
+        eventId: turn.id,
+        summary: turn.summary,
+        request: undefined as string | undefined,
+        requests: [] as string[],
+        responses: [] as string[],
+        reasoning: [] as string[],
+      };
+      for (const entry of turn.events) {
+        if (entry.type !== "chat_request" && entry.type !== "chat_response") {
+          continue;
+        }
+        const event = readEvent(entry);
+        if (event?.type === "chat_request") {
+          chat.request ??= event.content;
+          chat.requests.push(event.content);
+        } else if (
+          event?.type === "chat_response" && event.text !== undefined
+        ) {
+          (event.kind === "reasoning" ? chat.reasoning : chat.responses).push(
+            event.text,
+          );
+        }
+      }
+      return chat;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+Deno.test("turnChats() reads each turn's head and chat as the stream's turns and readEvent do, and leaves the rest to the stream", () => {
+  let seed = 29;
+  const next = () =>
+    (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = <T>(items: readonly T[]) =>
+    items[Math.floor(next() * items.length)]!;
+  const makers = [
+    (t: number) => ({ type: "turn_start", timestamp: at(t) }),
+    (t: number) => ({
+      type: "turn_start",
+      timestamp: at(t),
+      event_id: `e${t}`,
+    }),
+    (t: number) => ({
+      type: "turn_start",
+      timestamp: at(t),
+      event_id: `e${t}`,
+      summary: `Label ${t}`,
+    }),
+    (t: number) => ({ type: "turn_start", timestamp: at(t), summary: null }),
+    (t: number) => ({
+      type: "chat_request",
+      timestamp: at(t),
+      content: `q${t}`,
+    }),
+    (t: number) => ({
+      type: "chat_request",
+      timestamp: at(t),
+      content: `r${t}`,
+    }),
+    (t: number) => ({
+      type: "chat_response",
+      timestamp: at(t),
+      message: `a${t}`,
+    }),
+    (t: number) => ({
+      type: "chat_response",
+      timestamp: at(t),
+      reasoning: `w${t}`,
+    }),
+    (t: number) => ({
+      type: "chat_response",
+      timestamp: at(t),
+      data: { x: 1 },
+    }),
+    (t: number) => ({
+      type: "tool_call_request",
+      timestamp: at(t),
+      id: `c${t}`,
+      name: "x",
+    }),
+    (t: number) => ({ type: "config_delta", timestamp: at(t), delta: {} }),
+  ];
+  // Chat events readEvent refuses, one entry in twenty.
+  const refused = [
+    (t: number) => ({ type: "chat_request", timestamp: at(t), content: 3 }),
+    (t: number) => ({ type: "chat_request", timestamp: at(t) }),
+    (t: number) => ({ type: "chat_response", timestamp: at(t), message: null }),
+    (t: number) => ({ type: "chat_response", timestamp: at(t), content: "a" }),
+  ];
+  let read = 0;
+  let left = 0;
+  for (let file = 0; file < 600; file++) {
+    const entries = Array.from(
+      { length: Math.floor(next() * 12) },
+      (_, t) => pick(next() < 0.05 ? refused : makers)(t),
+    );
+    const text = JSON.stringify(entries, null, 2);
+    const expected = chatsFromStream(encode(text));
+    assert.deepEqual(turnChats(text), expected, `${file}: ${text}`);
+    if (expected === undefined) left++;
+    else read += expected.length;
+  }
+  assert.ok(read > 1000 && left > 50, `${read} turns read, ${left} files left`);
+  for (
+    const text of [
+      "{}",
+      `[{"type": "turn_start", "timestamp": "${at(0)}", "event_id": 5}]`,
+      `\uFEFF[{"type": "turn_start", "timestamp": "${at(0)}"}]`,
+      `[{"type": "chat_request", "timestamp": "${
+        at(0)
+      }", "content": "\uFFFD"}]`,
+    ]
+  ) {
+    assert.equal(turnChats(text), undefined, text);
+  }
+});
+
+Deno.test("turnChats() agrees with the stream on real jp conversations", () => {
+  for (const dir of fixtureConversations()) {
+    const bytes = Deno.readFileSync(join(dir, "events.json"));
+    const chats = turnChats(new TextDecoder().decode(bytes));
+    assert.ok(chats !== undefined, dir);
+    assert.deepEqual(chats, chatsFromStream(bytes), dir);
   }
 });

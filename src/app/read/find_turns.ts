@@ -18,9 +18,9 @@ import { Services } from "../services.ts";
 import {
   type ConversationTurns,
   eachWorkspaceConversation,
+  type SearchedTurn,
   type TurnRecord,
   turnRecord,
-  type TurnView,
 } from "./workspace_turns.ts";
 
 /** Where a match was found (the `--scope` names jpt takes). */
@@ -112,6 +112,9 @@ export async function findTurns(
     services.labels(workspace),
     {
       only,
+      // Without tool calls to search, the chat is read without building
+      // the stream.
+      chatOnly: !scopes.has("tool"),
       payloads: scopes.has("tool") ? CHAT_AND_TOOLS : CHAT,
       eventsFilter: eventsFilter(options, words, scopes, matchers),
     },
@@ -180,8 +183,8 @@ function matcher(pattern: string, options: FindOptions): RegExp {
 
 /** The turn with where every pattern matched, or `undefined`. */
 function matchTurn(
-  conversation: ConversationTurns,
-  turn: TurnView,
+  conversation: Pick<ConversationTurns, "ref" | "title">,
+  turn: SearchedTurn,
   matchers: readonly RegExp[],
   options: { places: readonly MatchPlace[]; context: number },
 ): FoundTurn | undefined {
@@ -221,8 +224,8 @@ function placeOrder(where: MatchPlace): number {
   return MATCH_PLACES.indexOf(where);
 }
 
-/** A turn's texts in one place. */
-function textsOf(turn: TurnView, where: MatchPlace): readonly string[] {
+/** A turn's texts in one place (tool calls: when its events were read). */
+function textsOf(turn: SearchedTurn, where: MatchPlace): readonly string[] {
   switch (where) {
     case "summary":
       return turn.summary === undefined ? [] : [turn.summary];
@@ -230,8 +233,10 @@ function textsOf(turn: TurnView, where: MatchPlace): readonly string[] {
       return turn.content().requests;
     case "response":
       return turn.content().responses;
-    case "tool":
-      return turn.content().tools.map((tool) => tool.text());
+    case "tool": {
+      const content = turn.content();
+      return "tools" in content ? content.tools.map((tool) => tool.text()) : [];
+    }
   }
 }
 

@@ -21,7 +21,11 @@ import {
   loadConversation,
   loadConversationIf,
   type LoadedConversation,
+  loadTurnChats,
 } from "../../workspace/conversation_io.ts";
+import type { TurnChat } from "../../conversation/events_overview.ts";
+import type { ConversationMetadata } from "../../conversation/metadata.ts";
+import { fallbackSummaryOf } from "../../conversation/summary_text.ts";
 import {
   type ConversationRef,
   isIncomplete,
@@ -33,20 +37,24 @@ import type { Workspace } from "../../workspace/workspace.ts";
 /** How many conversations are in hand at once (reading their label records). */
 const CONVERSATIONS_IN_FLIGHT = 32;
 
-/** What a turn says, by kind (read from its events on first use). */
-export interface TurnContent {
+/** What a turn says in its chat. */
+export interface ChatContent {
   /** The request texts. */
   requests: string[];
   /** The assistant's messages (never reasoning). */
   responses: string[];
   /** The reasoning (shown only when asked for). */
   reasoning: string[];
+}
+
+/** What a turn says, by kind (read from its events on first use). */
+export interface TurnContent extends ChatContent {
   /** One line per tool call: name and status; `text()`: its arguments and result. */
   tools: Array<{ name: string; status: string; text(): string }>;
 }
 
-/** One turn as navigation shows it. */
-export interface TurnView {
+/** One turn as a search reads it. */
+export interface SearchedTurn {
   /** 0-based index. */
   index: number;
   /** The `turn_start`'s event id, if any. */
@@ -57,6 +65,12 @@ export interface TurnView {
   restored: boolean;
   /** The mechanical fallback (the first request line; worked out when read). */
   readonly fallback: string | undefined;
+  /** What the turn says: its chat, and when its events were read its tool calls. */
+  content(): ChatContent | TurnContent;
+}
+
+/** One turn as navigation shows it. */
+export interface TurnView extends SearchedTurn {
   /** What the turn says; listings of labels never ask, so never pay for it. */
   content(): TurnContent;
   /** The turn's events, for `--json`. */
@@ -64,7 +78,7 @@ export interface TurnView {
 }
 
 /** A conversation with its turns. */
-export interface ConversationTurns {
+export interface ConversationTurns<T extends SearchedTurn = TurnView> {
   /** The conversation. */
   ref: ConversationRef;
   /** Its title, if any. */
@@ -72,7 +86,7 @@ export interface ConversationTurns {
   /** When it was last activated (jp's timestamp). */
   lastActivatedAt: string;
   /** Its turns, in order. */
-  turns: TurnView[];
+  turns: T[];
 }
 
 /** A turn as `--json` lists it across conversations (`turns --all`, `find`). */
@@ -102,7 +116,7 @@ export interface TurnRecord {
  */
 export function turnRecord(
   conversation: Pick<ConversationTurns, "ref" | "title">,
-  turn: TurnView,
+  turn: SearchedTurn,
 ): TurnRecord {
   return {
     conversation: `jp-c${conversation.ref.id}`,
@@ -171,6 +185,39 @@ class LazyTurnView implements TurnView {
 
   content(): TurnContent {
     return this.#content ??= new TurnTexts(this.turn);
+  }
+}
+
+/**
+ * A turn as a search of the chat reads it, from its values in one native
+ * parse of the file (no entry or turn object): never restored (a
+ * conversation with a label record is read through its stream).
+ */
+class ChatTurnView implements SearchedTurn {
+  readonly index: number;
+  readonly eventId: string | undefined;
+  readonly summary: string | undefined;
+  readonly restored = false;
+  readonly #chat: TurnChat;
+  #fallback: { text: string | undefined } | undefined;
+
+  constructor(chat: TurnChat, index: number) {
+    this.#chat = chat;
+    this.index = index;
+    this.eventId = chat.eventId;
+    this.summary = chat.summary;
+  }
+
+  get fallback(): string | undefined {
+    const request = this.#chat.request;
+    this.#fallback ??= {
+      text: request === undefined ? undefined : fallbackSummaryOf(request),
+    };
+    return this.#fallback.text;
+  }
+
+  content(): ChatContent {
+    return this.#chat;
   }
 }
 
@@ -255,30 +302,43 @@ export async function workspaceTurns(
   labels: LabelRecorder,
   options: { only?: string | undefined } = {},
 ): Promise<{ conversations: ConversationTurns[]; errors: string[] }> {
-  const { results, errors } = await eachWorkspaceConversation(
+  const { results, errors } = await eachConversation(
     workspace,
-    labels,
-    options,
+    options.only,
+    async (ref) => {
+      const conversation = await loadConversation(ref, {
+        readOnly: true,
+        blocking: true,
+      });
+      return {
+        metadata: conversation.metadata,
+        turns: await turnViews(conversation, labels),
+      };
+    },
     (conversation) => conversation,
   );
   return { conversations: results, errors };
 }
 
 /**
- * What `each` makes of every readable conversation of a workspace, newest
- * conversation first. Each conversation is dropped once `each` returns, so a
- * search over a large workspace holds only what `each` keeps (holding every
+ * What `each` makes of every readable conversation of a workspace as a
+ * search reads it, newest conversation first. With `chatOnly` (a search of
+ * summaries and chat), a conversation without a label record is read for
+ * its chat with one native parse (see `turnChats`), else through its
+ * stream. Each conversation is dropped once `each` returns, so a search
+ * over a large workspace holds only what `each` keeps (holding every
  * conversation cost more in garbage collection than reading them).
  *
  * @param workspace The workspace (both storage roots).
  * @param labels The label store.
- * @param options `only`: read only this conversation; `payloads`: the
- *   entry types whose payloads `each` reads through every turn's
+ * @param options `only`: read only this conversation; `chatOnly`: `each`
+ *   reads summaries and chat only; `payloads`: the entry types whose
+ *   payloads `each` reads through a streamed turn's
  *   {@linkcode TurnView.content} (each of those entries is then parsed
  *   once, see {@linkcode loadConversation}; the others die young);
- *   `eventsFilter`: a
- *   conversation whose events.json text fails it is passed over unparsed
- *   (unless its label record holds labels the file may lack).
+ *   `eventsFilter`: a conversation whose events.json text fails it is
+ *   passed over unparsed (unless its label record holds labels the file
+ *   may lack).
  * @param each Makes a result of one conversation.
  * @returns The results, and the problems of the conversations that could
  *   not be read.
@@ -288,35 +348,71 @@ export async function eachWorkspaceConversation<R>(
   labels: LabelRecorder,
   options: {
     only?: string | undefined;
+    chatOnly?: boolean;
     payloads?: ReadonlySet<string>;
     eventsFilter?: ((eventsText: string) => boolean) | undefined;
   },
-  each: (conversation: ConversationTurns) => R,
+  each: (conversation: ConversationTurns<SearchedTurn>) => R,
 ): Promise<{ results: R[]; errors: string[] }> {
-  const only = options.only;
-  const refs = (await listConversations(workspace)).filter((ref) =>
-    only === undefined || ref.id === only
-  );
-  const errors: string[] = [];
   const loadOptions = {
     readOnly: true,
     keepPayloads: options.payloads ?? false,
     blocking: true,
   };
   const filter = options.eventsFilter;
-  const read = await mapBounded(refs, CONVERSATIONS_IN_FLIGHT, async (ref) => {
+  return await eachConversation(workspace, options.only, async (ref) => {
+    const listed = await labels.store.listsRecordOf(
+      await identityOf(labels, ref),
+    );
+    if (options.chatOnly && !listed) {
+      const read = await loadTurnChats(ref, filter);
+      if (read === undefined) return undefined;
+      if (read !== "stream") {
+        return {
+          metadata: read.metadata,
+          turns: read.chats.map((chat, index) => new ChatTurnView(chat, index)),
+        };
+      }
+    }
+    const conversation = filter === undefined || listed
+      ? await loadConversation(ref, loadOptions)
+      : await loadConversationIf(ref, filter, loadOptions);
+    if (conversation === undefined) return undefined;
+    return {
+      metadata: conversation.metadata,
+      turns: await turnViews(conversation, labels),
+    };
+  }, each);
+}
+
+/**
+ * What `each` makes of every conversation `read` can read, newest
+ * conversation first, a bounded number in hand at once; a conversation
+ * `read` passes over (`undefined`) is left out.
+ */
+async function eachConversation<T extends SearchedTurn, R>(
+  workspace: Workspace,
+  only: string | undefined,
+  read: (
+    ref: ConversationRef,
+  ) => Promise<{ metadata: ConversationMetadata; turns: T[] } | undefined>,
+  each: (conversation: ConversationTurns<T>) => R,
+): Promise<{ results: R[]; errors: string[] }> {
+  const refs = (await listConversations(workspace)).filter((ref) =>
+    only === undefined || ref.id === only
+  );
+  const errors: string[] = [];
+  const done = await mapBounded(refs, CONVERSATIONS_IN_FLIGHT, async (ref) => {
     try {
-      const conversation = filter === undefined ||
-          await labels.store.listsRecordOf(await identityOf(labels, ref))
-        ? await loadConversation(ref, loadOptions)
-        : await loadConversationIf(ref, filter, loadOptions);
+      const conversation = await read(ref);
       if (conversation === undefined) return undefined;
-      const lastActivatedAt = conversation.metadata.lastActivatedAt;
+      const { metadata, turns } = conversation;
+      const lastActivatedAt = metadata.lastActivatedAt;
       const result = each({
         ref,
-        title: conversation.metadata.title,
+        title: metadata.title,
         lastActivatedAt,
-        turns: await turnViews(conversation, labels),
+        turns,
       });
       return { lastActivatedAt, result };
     } catch (error) {
@@ -327,7 +423,7 @@ export async function eachWorkspaceConversation<R>(
       return undefined;
     }
   });
-  const results = read.filter((c) => c !== undefined).sort((a, b) =>
+  const results = done.filter((c) => c !== undefined).sort((a, b) =>
     compareTimestamps(b.lastActivatedAt, a.lastActivatedAt)
   ).map((read) => read.result);
   return { results, errors };
