@@ -41,6 +41,16 @@ export interface FindRow {
   findMs: number;
   /** Median wall time of `--before`'s checkout's `jpt find` (ms), when run. */
   beforeMs?: number;
+  /** The lowest and highest per-round find / parse. */
+  spread: [number, number];
+  /** The same for `--before`'s checkout, when run. */
+  beforeSpread?: [number, number];
+}
+
+/** The lowest and highest of per-round ratios. */
+function spreadOf(times: number[], bases: number[]): [number, number] {
+  const ratios = times.map((time, i) => time / bases[i]!);
+  return [Math.min(...ratios), Math.max(...ratios)];
 }
 
 const PARSE_SCRIPT = `
@@ -187,7 +197,11 @@ export async function findRun(
     bytes,
     parseMs: median(parse),
     findMs: median(find[w]!),
-    ...(before === undefined ? {} : { beforeMs: median(earlier[w]!) }),
+    spread: spreadOf(find[w]!, parse),
+    ...(before === undefined ? {} : {
+      beforeMs: median(earlier[w]!),
+      beforeSpread: spreadOf(earlier[w]!, parse),
+    }),
   }));
   return { rows, reads };
 }
@@ -224,6 +238,11 @@ export function findTable(
   ].join("\n");
 }
 
+/** A spread of ratios as `a–b`. */
+function range([low, high]: [number, number]): string {
+  return `${low.toFixed(2)}–${high.toFixed(2)}`;
+}
+
 /** The section's heading in RESULTS.md. */
 export const FIND_HEADING = "## Finding turns at scale: `jpt find`";
 
@@ -257,9 +276,11 @@ if (import.meta.main) {
           Math.round(row.parseMs)
         } ms | before ${Math.round(row.beforeMs!)} ms (${
           (row.beforeMs! / row.parseMs).toFixed(2)
-        }×) | after ${Math.round(row.findMs)} ms (${
-          (row.findMs / row.parseMs).toFixed(2)
-        }×) | ${runs} rounds |`,
+        }×, ${range(row.beforeSpread!)}) | after ${
+          Math.round(row.findMs)
+        } ms (${(row.findMs / row.parseMs).toFixed(2)}×, ${
+          range(row.spread)
+        }) | ${runs} rounds |`,
       );
     }
   } else {
