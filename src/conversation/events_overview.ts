@@ -1,8 +1,8 @@
 /**
  * What a listing needs from `events.json` (how many turns, when the last
- * event happened, each turn's head) without building the stream: one native
- * `JSON.parse` of the whole file, about half the cost of
- * {@linkcode ConversationStream.parse}. A file the native parser does not
+ * event happened, each turn's head; a search, each turn's chat) without
+ * building the stream: one native `JSON.parse` of the whole file, about
+ * half the cost of {@linkcode ConversationStream.parse}. A file the native parser does not
  * take as it is goes through the stream's parser, so errors name the same
  * byte. Turns are counted by the stream's rule (see {@linkcode eachEvent}).
  *

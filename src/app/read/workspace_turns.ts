@@ -5,9 +5,10 @@
  * over 1,000 conversations measured 13 % faster than with reads in flight,
  * bench/RESULTS.md) and parsed once, a bounded number of conversations
  * waiting on their label records at a time; a search passes over a file its
- * text rules out unparsed. A turn's label is its stored summary or the one the
- * conversation's own label record would put back (jp's save dropped it),
- * marked restored.
+ * text rules out unparsed, and reads the chat of one without a label
+ * record from a native parse of the file. A turn's label is its stored
+ * summary or the one the conversation's own label record would put back
+ * (jp's save dropped it), marked restored.
  *
  * @module
  */
