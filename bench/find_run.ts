@@ -2,15 +2,15 @@
  * `jpt find` at scale, against the cost of reading the files: a plain
  * script (a fresh Deno process) that parses every events.json with
  * JSON.parse, side by side with `jpt find --json <word>` (a fresh jpt
- * process), in alternation, median of 5: at 1,000 conversations of 10 turns
- * for a word in the first request of one conversation in a hundred (a search)
- * and for a word in nearly every turn (every turn found: 5 MB of JSON), and
- * at one conversation of 50,000 turns. Goal: find ≤ 2× the plain script.
+ * process), in alternation, median of 5 rounds (`--runs N`): at 1,000
+ * conversations of 10 turns for a word in the first request of one
+ * conversation in a hundred (a search) and for a word in nearly every turn
+ * (every turn found: 5 MB of JSON), and at one conversation of 50,000 turns.
  *
  * Run with `deno run -A bench/find_run.ts` (writes its section of
  * bench/RESULTS.md; `--quick` prints only; `--runs N` for N rounds;
- * `--before DIR` prints the rows only, with another
- * checkout's `jpt find` run beside this one's in each round).
+ * `--before DIR` prints the rows only, with another checkout's `jpt find`
+ * run beside this one's in each round).
  *
  * @module
  */
@@ -216,25 +216,26 @@ export async function findRun(
 export function findTable(
   rows: readonly FindRow[],
   reads: ReadWays,
+  runs: number,
 ): string {
   return [
-    `\`jpt find --json WORD\` against a plain Deno script that parses every events.json with JSON.parse, each a fresh process, alternated, median of 5: \`${RARE_WORD}\` is in the first request of one conversation in a hundred (a search), \`budget\` in nearly every turn of the generated prose (every turn found, 5 MB of JSON printed). Goal: find ≤ 2× parse.`,
+    `\`jpt find --json WORD\` against a plain Deno script that parses every events.json with JSON.parse, each a fresh process, alternated, median of ${runs} (the spread: the lowest and highest per-round find / parse): \`${RARE_WORD}\` is in the first request of one conversation in a hundred (a search), \`budget\` in nearly every turn of the generated prose (every turn found, 5 MB of JSON printed). Goals: ≤ 2× parse for a search and for one large conversation, ≤ 3× where every turn is found.`,
     "",
-    "| workspace | word | turns found | events.json MB | parse (ms) | find (ms) | find / parse |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    "| workspace | word | turns found | events.json MB | parse (ms) | find (ms) | find / parse | spread |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((row) =>
       `| ${row.shape} | \`${row.word}\` | ${row.found} | ${
         (row.bytes / 1e6).toFixed(1)
       } | ${Math.round(row.parseMs)} | ${Math.round(row.findMs)} | ${
         (row.findMs / row.parseMs).toFixed(2)
-      } |`
+      } | ${range(row.spread)} |`
     ),
     "",
-    `How it gets there: a plain-text search first looks at each file's whole text (one native search) and passes over a conversation its text rules out, unparsed (a word JSON writes as it is can only be in a request, a response or a label if it is in the file; not for regular expressions, \`--tools\`, patterns with characters JSON escapes, files that escape others, or a conversation whose label record holds labels); a conversation it reads is parsed once (each entry's parsed payload kept for the search) and dropped after its turns were looked at; files are read with blocking reads: reading every events.json of the 1,000 takes about as long either way (${
+    `How it gets there: a plain-text search first looks at each file's whole text (one native search) and passes over a conversation its text rules out, unparsed (a word JSON writes as it is can only be in a request, a response or a label if it is in the file; not for regular expressions, \`--tools\`, patterns with characters JSON escapes, files that escape others, or a conversation whose label record holds labels); a conversation without a label record is read for its summaries and chat with one native \`JSON.parse\` of the file, walked turn by turn as the stream's turns and \`readEvent\` read it (\`turnChats\`: no entry or turn object per event; a file the native parse does not take as the stream would, \`--tools\` and a conversation with a label record go through the stream, which keeps only the payloads the search reads); each conversation is dropped after its turns were looked at; files are read with blocking reads: reading every events.json of the 1,000 takes about as long either way (${
       Math.round(reads.blocking)
     } ms one after another, ${
       Math.round(reads.inFlight)
-    } ms with 32 awaited reads in flight, in process), but each awaited read costs the search a round trip to the I/O threads (\`find --json kestrel\` measured side by side, median of 9: 152 ms with blocking reads, 175 ms with reads in flight). Where a word is in every turn, printing 10,000 matches (5 MB of JSON) and holding them costs about as much as reading the files again.`,
+    } ms with 32 awaited reads in flight, in process), but each awaited read costs the search a round trip to the I/O threads (\`find --json kestrel\` measured side by side, median of 9: 152 ms with blocking reads, 175 ms with reads in flight). Where a word is in every turn, printing 10,000 matches (5 MB of JSON, \`JSON.stringify\` with indentation) takes a quarter of the run.`,
   ].join("\n");
 }
 
@@ -284,7 +285,7 @@ if (import.meta.main) {
       );
     }
   } else {
-    const table = findTable([...many.rows, ...long.rows], many.reads);
+    const table = findTable([...many.rows, ...long.rows], many.reads, runs);
     console.log(table);
     if (!quick) await writeResultsSection(FIND_HEADING, table);
   }
