@@ -102,14 +102,7 @@ export function turnHeads(bytes: Uint8Array): TurnHead[] | undefined {
   let requestSeen = false;
   const read = eachEvent(entries, (entry, type, startsTurn, eventId) => {
     if (startsTurn) {
-      const start = type === "turn_start";
-      head = {
-        eventId: start ? eventId : undefined,
-        summary: start && typeof entry.summary === "string"
-          ? entry.summary
-          : undefined,
-        request: undefined,
-      };
+      head = headOf(entry, type, eventId);
       heads.push(head);
       requestSeen = false;
     }
@@ -162,20 +155,15 @@ export interface TurnChat extends TurnHead {
  *   `readEvent` refuses (then read it with the stream, which reports it).
  */
 export function turnChats(text: string): TurnChat[] | undefined {
-  const entries = text.includes("\uFFFD") ? undefined : parsedArray(text);
+  const entries = nativeEntriesOf(text);
   if (entries === undefined) return undefined;
   const turns: TurnChat[] = [];
   let turn: TurnChat | undefined;
   let refused = false;
   const read = eachEvent(entries, (entry, type, startsTurn, eventId) => {
     if (startsTurn) {
-      const start = type === "turn_start";
       turn = {
-        eventId: start ? eventId : undefined,
-        summary: start && typeof entry.summary === "string"
-          ? entry.summary
-          : undefined,
-        request: undefined,
+        ...headOf(entry, type, eventId),
         requests: [],
         responses: [],
         reasoning: [],
@@ -204,9 +192,29 @@ export function turnChats(text: string): TurnChat[] | undefined {
   return read && !refused ? turns : undefined;
 }
 
+/** The head of a turn from its first event (its id and summary, when a `turn_start`). */
+function headOf(
+  entry: Record<string, unknown>,
+  type: string,
+  eventId: string | undefined,
+): TurnHead {
+  const start = type === "turn_start";
+  return {
+    eventId: start ? eventId : undefined,
+    summary: start && typeof entry.summary === "string"
+      ? entry.summary
+      : undefined,
+    request: undefined,
+  };
+}
+
 /** The file's entries from the native parser, when it takes the file as it is. */
 function nativeEntries(bytes: Uint8Array): unknown[] | undefined {
-  const text = lenientDecoder.decode(bytes);
+  return nativeEntriesOf(lenientDecoder.decode(bytes));
+}
+
+/** {@linkcode nativeEntries} of the file's text, decoded as the stream decodes it. */
+function nativeEntriesOf(text: string): unknown[] | undefined {
   // Invalid UTF-8 (decoded as U+FFFD) is for the stream's parser to report.
   return text.includes("\uFFFD") ? undefined : parsedArray(text);
 }

@@ -109,33 +109,43 @@ function headsFromStream(bytes: Uint8Array) {
   });
 }
 
-Deno.test("turnHeads() gives each turn's id, summary and first request as the stream's turns do", () => {
-  let seed = 11;
+/** A seeded pseudo-random source and a picker over it. */
+function randomSource(seed: number) {
   const next = () =>
     (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const pick = <T>(items: readonly T[]) =>
-    items[Math.floor(next() * items.length)]!;
+  return {
+    next,
+    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
+  };
+}
+
+/** Entries of every shape both readings see, made at second `t`. */
+const SHAPES = [
+  (t: number) => ({ type: "turn_start", timestamp: at(t) }),
+  (t: number) => ({ type: "turn_start", timestamp: at(t), event_id: `e${t}` }),
+  (t: number) => ({
+    type: "turn_start",
+    timestamp: at(t),
+    event_id: `e${t}`,
+    summary: `Label ${t}`,
+  }),
+  (t: number) => ({ type: "chat_request", timestamp: at(t), content: `q${t}` }),
+  (t: number) => ({
+    type: "tool_call_request",
+    timestamp: at(t),
+    id: `c${t}`,
+    name: "x",
+  }),
+  (t: number) => ({ type: "config_delta", timestamp: at(t), delta: {} }),
+];
+
+Deno.test("turnHeads() gives each turn's id, summary and first request as the stream's turns do", () => {
+  const { next, pick } = randomSource(11);
   const makers = [
-    (t: number) => ({ type: "turn_start", timestamp: at(t) }),
-    (t: number) => ({
-      type: "turn_start",
-      timestamp: at(t),
-      event_id: `e${t}`,
-    }),
+    ...SHAPES,
     (t: number) => ({ type: "turn_start", timestamp: at(t), event_id: null }),
     (t: number) => ({ type: "turn_start", timestamp: at(t), event_id: "" }),
-    (t: number) => ({
-      type: "turn_start",
-      timestamp: at(t),
-      event_id: `e${t}`,
-      summary: `Label ${t}`,
-    }),
     (t: number) => ({ type: "turn_start", timestamp: at(t), summary: 7 }),
-    (t: number) => ({
-      type: "chat_request",
-      timestamp: at(t),
-      content: `q${t}`,
-    }),
     (t: number) => ({ type: "chat_request", timestamp: at(t), content: [1] }),
     (t: number) => ({ type: "chat_request", timestamp: at(t) }),
     // Only a turn_start's id and summary are the turn's.
@@ -147,13 +157,6 @@ Deno.test("turnHeads() gives each turn's id, summary and first request as the st
       content: `q${t}`,
     }),
     (t: number) => ({ type: "chat_response", timestamp: at(t), content: "a" }),
-    (t: number) => ({
-      type: "tool_call_request",
-      timestamp: at(t),
-      id: `c${t}`,
-      name: "x",
-    }),
-    (t: number) => ({ type: "config_delta", timestamp: at(t), delta: {} }),
   ];
   let compared = 0;
   for (let file = 0; file < 400; file++) {
@@ -236,30 +239,10 @@ function chatsFromStream(bytes: Uint8Array) {
 }
 
 Deno.test("turnChats() reads each turn's head and chat as the stream's turns and readEvent do, and leaves the rest to the stream", () => {
-  let seed = 29;
-  const next = () =>
-    (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const pick = <T>(items: readonly T[]) =>
-    items[Math.floor(next() * items.length)]!;
+  const { next, pick } = randomSource(29);
   const makers = [
-    (t: number) => ({ type: "turn_start", timestamp: at(t) }),
-    (t: number) => ({
-      type: "turn_start",
-      timestamp: at(t),
-      event_id: `e${t}`,
-    }),
-    (t: number) => ({
-      type: "turn_start",
-      timestamp: at(t),
-      event_id: `e${t}`,
-      summary: `Label ${t}`,
-    }),
+    ...SHAPES,
     (t: number) => ({ type: "turn_start", timestamp: at(t), summary: null }),
-    (t: number) => ({
-      type: "chat_request",
-      timestamp: at(t),
-      content: `q${t}`,
-    }),
     (t: number) => ({
       type: "chat_request",
       timestamp: at(t),
@@ -280,13 +263,6 @@ Deno.test("turnChats() reads each turn's head and chat as the stream's turns and
       timestamp: at(t),
       data: { x: 1 },
     }),
-    (t: number) => ({
-      type: "tool_call_request",
-      timestamp: at(t),
-      id: `c${t}`,
-      name: "x",
-    }),
-    (t: number) => ({ type: "config_delta", timestamp: at(t), delta: {} }),
   ];
   // Chat events readEvent refuses, one entry in twenty.
   const refused = [
