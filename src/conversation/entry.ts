@@ -282,3 +282,22 @@ export function canonicalEntryKeys(
   if (entry.metadata) out.push("metadata");
   return out;
 }
+
+/**
+ * What a `chat_response` holds, by the key it has: its text (`message`),
+ * reasoning, or structured data (`data`); `undefined` when none.
+ *
+ * @param data The response's payload.
+ * @returns The kind; `message` and `reasoning` name the key holding the text.
+ */
+export function chatResponseKind(
+  data: Record<string, unknown>,
+): "message" | "reasoning" | "structured" | undefined {
+  return "message" in data
+    ? "message"
+    : "reasoning" in data
+    ? "reasoning"
+    : "data" in data
+    ? "structured"
+    : undefined;
+}

@@ -7,7 +7,7 @@
  */
 
 import { decodeBase64Leaves, decodeBase64Text } from "./base64_field.ts";
-import type { Entry } from "./entry.ts";
+import { chatResponseKind, type Entry } from "./entry.ts";
 
 /** Fields every typed event view shares. */
 export interface EventBase {
@@ -249,25 +249,6 @@ function configDeltaOf(data: Record<string, unknown>): Record<string, unknown> {
     }
   }
   return delta;
-}
-
-/**
- * What a `chat_response` holds, by the key it has: its text (`message`),
- * reasoning, or structured data (`data`); `undefined` when none.
- *
- * @param data The response's payload.
- * @returns The kind; `message` and `reasoning` name the key holding the text.
- */
-export function chatResponseKind(
-  data: Record<string, unknown>,
-): "message" | "reasoning" | "structured" | undefined {
-  return "message" in data
-    ? "message"
-    : "reasoning" in data
-    ? "reasoning"
-    : "data" in data
-    ? "structured"
-    : undefined;
 }
 
 function requireString(

@@ -2,17 +2,17 @@
  * What a listing needs from `events.json` (how many turns, when the last
  * event happened, each turn's head; a search, each turn's chat) without
  * building the stream: one native `JSON.parse` of the whole file, about
- * half the cost of {@linkcode ConversationStream.parse}. A file the native parser does not
- * take as it is goes through the stream's parser, so errors name the same
- * byte. Turns are counted by the stream's rule (see {@linkcode eachEvent}).
+ * half the cost of {@linkcode ConversationStream.parse}. A file the native
+ * parser does not take as it is goes through the stream's parser, so errors
+ * name the same byte. Turns are counted by the stream's rule (see
+ * {@linkcode eachEvent}).
  *
  * @module
  */
 
-import { CONVERSATION_EVENT_TYPES } from "./entry.ts";
+import { chatResponseKind, CONVERSATION_EVENT_TYPES } from "./entry.ts";
 import { identityProblem } from "./scan_events.ts";
 import { eventIdOf } from "./event_id.ts";
-import { chatResponseKind } from "./events.ts";
 import { ConversationStream } from "./stream.ts";
 
 /** The number of turns and the time of the last event. */
