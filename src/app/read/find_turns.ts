@@ -68,12 +68,13 @@ const DEFAULT_SCOPES: ReadonlySet<MatchPlace> = new Set([
   "response",
 ]);
 
-/** The entry types whose payloads a search reads: each turn's start (its summary) and chat, and with the tool scope its tool calls. */
+/** The entry types whose payloads a search reads through a stream: each turn's start (its summary) and chat. */
 const CHAT: ReadonlySet<string> = new Set([
   "turn_start",
   "chat_request",
   "chat_response",
 ]);
+/** The same, and the tool calls (the tool scope). */
 const CHAT_AND_TOOLS: ReadonlySet<string> = new Set([
   ...CHAT,
   "tool_call_request",
