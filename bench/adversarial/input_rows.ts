@@ -64,10 +64,17 @@ const MUTATIONS: Array<(text: string, next: () => number) => string> = [
 export async function corruptInput(study: Study, count: number): Promise<void> {
   const next = random(126);
   const original = await seedEvents();
-  const commands = [["turns"], ["check"], ["conversation", "ls"], [
-    "summarize",
-    "--dry-run",
-  ], ["turns", "--json"]];
+  // Seven commands against ten mutations: by the 70th trial every pair is
+  // tried.
+  const commands = [
+    ["turns"],
+    ["check"],
+    ["conversation", "ls"],
+    ["summarize", "--dry-run"],
+    ["turns", "--json"],
+    ["find", "retry"],
+    ["find", "--json", "retry"],
+  ];
   for (let i = 0; i < count; i++) {
     const { root, dir } = await sampleWorkspace();
     const mutate = MUTATIONS[i % MUTATIONS.length]!;
