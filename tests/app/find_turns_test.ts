@@ -175,7 +175,6 @@ Deno.test("findTurns(): the look at a whole file never hides a match: escapes, q
 
 Deno.test("findTurns(): a file is parsed once, and its tool calls read only with the tool scope searched", async () => {
   await using ws = await tempWorkspace();
-  const base64 = (text: string) => btoa(text);
   const entries = [
     { timestamp: "2026-01-01 00:00:00.0", type: "turn_start", event_id: "t0" },
     {
@@ -188,13 +187,13 @@ Deno.test("findTurns(): a file is parsed once, and its tool calls read only with
       type: "tool_call_request",
       id: "call_1",
       name: "fs_read_file",
-      arguments: { path: base64("jp.toml") },
+      arguments: { path: btoa("jp.toml") },
     },
     {
       timestamp: "2026-01-01 00:00:00.3",
       type: "tool_call_response",
       id: "call_1",
-      content: base64("the kestrel setting"),
+      content: btoa("the kestrel setting"),
       is_error: false,
     },
     {

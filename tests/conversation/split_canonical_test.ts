@@ -104,7 +104,7 @@ Deno.test("splitCanonical() reports a bad entry with its byte offset", () => {
   );
 });
 
-Deno.test('splitCanonical(text, "requests") keeps only requests\' payloads: reading one parses nothing again', () => {
+Deno.test("splitCanonical(text, a set of entry types) keeps only their payloads: reading one parses nothing again", () => {
   const text = CANONICAL.replace(
     '  },\n  {\n    "timestamp": "2026-10-30 10:00:00.1"',
     '  },\n  {\n    "timestamp": "2026-10-30 10:00:00.05",\n    "type": "chat_request",\n    "content": "Fix it"\n  },\n  {\n    "timestamp": "2026-10-30 10:00:00.1"',
