@@ -33,7 +33,7 @@ import type {
   LabelRecord,
   LabelSource,
 } from "./label_store.ts";
-import { nodeCryptoPartsHasher } from "../platform/sha256.ts";
+import { nodeCryptoPartsHasher, type PartsHasher } from "../platform/sha256.ts";
 
 /** What a restore did. */
 export interface RestoreReport {
@@ -128,9 +128,7 @@ export async function restoreLabels(
   );
   const keyOf = await contentKeysOf(toHash, {
     memory: options.memory,
-    ...(toHash.length >= BULK_TURNS
-      ? { hasher: await nodeCryptoPartsHasher() }
-      : {}),
+    hasher: await hasherFor(toHash.length),
   });
   // An entry whose label stands in the file, on the turn of its id, is that
   // turn's: no other turn of the same content gets it back (twins).
@@ -268,10 +266,7 @@ function firstRecording(
 ): () => Promise<number> {
   return async () => {
     const complete = snapshot.turns().filter((turn) => turn.isComplete());
-    // The bulk case takes node:crypto, as a restore does (platform/sha256.ts).
-    const hasher = complete.length >= BULK_TURNS
-      ? await nodeCryptoPartsHasher()
-      : undefined;
+    const hasher = await hasherFor(complete.length);
     const time = new Date().toISOString();
     const found: LabelEntry[] = [];
     for (let at = 0; at < complete.length; at += BULK_TURNS) {
@@ -281,15 +276,7 @@ function firstRecording(
       );
       const keys = await turnContentKeys(labelled, { hasher });
       labelled.forEach((turn, i) =>
-        found.push({
-          key: keys[i]!,
-          index: turn.index,
-          event_id: turn.id ?? null,
-          summary: turn.summary!,
-          source: "file",
-          written: true,
-          time,
-        })
+        found.push(fileLabel(turn, keys[i]!, time))
       );
     }
     if (found.length > 0) {
@@ -303,6 +290,29 @@ function firstRecording(
 
 /** From how many turns to hash, a restore hashes with node:crypto. */
 const BULK_TURNS = 2000;
+
+/**
+ * How to hash this many turns: the bulk case takes node:crypto (see
+ * platform/sha256.ts), anything less Web Crypto (`undefined`).
+ */
+async function hasherFor(
+  turns: number,
+): Promise<PartsHasher | undefined> {
+  return turns >= BULK_TURNS ? await nodeCryptoPartsHasher() : undefined;
+}
+
+/** The record's entry for a label found in the file (one jpt did not write, or a person's). */
+function fileLabel(turn: Turn, key: string, time: string): LabelEntry {
+  return {
+    key,
+    index: turn.index,
+    event_id: turn.id ?? null,
+    summary: turn.summary!,
+    source: "file",
+    written: true,
+    time,
+  };
+}
 
 /** Whether restoring asks for a turn's content key (a complete, unlabelled turn). */
 function needsKey(turn: Turn): boolean {
@@ -397,15 +407,7 @@ async function recordFound(
     }
   }
   // A label jpt did not write (or a user's reword made by hand).
-  const entry: LabelEntry = {
-    key,
-    index: turn.index,
-    event_id: turn.id ?? null,
-    summary,
-    source: "file",
-    written: true,
-    time,
-  };
+  const entry = fileLabel(turn, key, time);
   record.upsert(entry);
   return { recorded: true, apply: (stored) => stored.upsert({ ...entry }) };
 }
