@@ -47,13 +47,12 @@ import {
   summarizersAtOnce,
 } from "./adversarial/boundary_rows.ts";
 import { HANG_MS, type Study, Tallies } from "./adversarial/harness.ts";
+import { optionValue } from "./run_jpt.ts";
 
 const quick = Deno.args.includes("--quick");
-const option = (name: string) =>
-  Deno.args.includes(name) ? Deno.args[Deno.args.indexOf(name) + 1] : undefined;
-const entry = option("--entry") ??
+const entry = optionValue("--entry") ??
   new URL("../main.ts", import.meta.url).pathname;
-const only = option("--rows")?.split(",");
+const only = optionValue("--rows")?.split(",");
 const study: Study = { entry, quick, tallies: new Tallies() };
 
 /** Every row: its name and how to run it (full run, quick run). */
@@ -119,7 +118,7 @@ or a printed or sent secret, "hang" no exit within ${HANG_MS / 1000} s.
 
 ${table}`;
 console.log(report);
-const fullHere = !quick && option("--entry") === undefined &&
+const fullHere = !quick && optionValue("--entry") === undefined &&
   only === undefined;
 if (fullHere) {
   const path = new URL("./ADVERSARIAL.md", import.meta.url);

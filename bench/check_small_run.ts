@@ -13,13 +13,17 @@
 
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
-import { MAIN, removeTree, sideBySide, timedDeno } from "./run_jpt.ts";
+import {
+  beforeMain,
+  MAIN,
+  removeTree,
+  sideBySide,
+  timedDeno,
+} from "./run_jpt.ts";
 import { writeConversation } from "../tests/support/workspace.ts";
 
 const quick = Deno.args.includes("--quick");
-const before = Deno.args.includes("--before")
-  ? join(Deno.args[Deno.args.indexOf("--before") + 1]!, "main.ts")
-  : undefined;
+const before = beforeMain();
 const ROUNDS = quick ? 3 : 11;
 const CONVERSATIONS = 1000;
 

@@ -18,7 +18,13 @@
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
 import { writeResultsSection } from "./results_section.ts";
-import { median, removeTree, runJpt } from "./run_jpt.ts";
+import {
+  beforeMain,
+  median,
+  optionValue,
+  removeTree,
+  runJpt,
+} from "./run_jpt.ts";
 import { mapBounded } from "../src/platform/map_bounded.ts";
 import {
   readRegularFile,
@@ -249,12 +255,8 @@ export const FIND_HEADING = "## Finding turns at scale: `jpt find`";
 
 if (import.meta.main) {
   const quick = Deno.args.includes("--quick");
-  const runsArg = Deno.args.indexOf("--runs");
-  const runs = runsArg >= 0 ? Number(Deno.args[runsArg + 1]) : quick ? 2 : 5;
-  const beforeArg = Deno.args.indexOf("--before");
-  const before = beforeArg >= 0
-    ? join(Deno.args[beforeArg + 1]!, "main.ts")
-    : undefined;
+  const runs = Number(optionValue("--runs") ?? (quick ? 2 : 5));
+  const before = beforeMain();
   const many = await findRun(
     quick ? 100 : 1000,
     10,

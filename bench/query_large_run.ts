@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { chatCompletion, FakeLlm } from "../tests/support/fake_llm.ts";
 import { generateConversation } from "./generate.ts";
 import {
+  beforeMain,
   MAIN,
   removeTree,
   runToEnd,
@@ -33,9 +34,7 @@ import { writeConversation } from "../tests/support/workspace.ts";
 const quick = Deno.args.includes("--quick");
 const ROUNDS = quick ? 3 : 11;
 /** `--before DIR`: another checkout's `main.ts`, measured beside this one. */
-const before = Deno.args.includes("--before")
-  ? join(Deno.args[Deno.args.indexOf("--before") + 1]!, "main.ts")
-  : undefined;
+const before = beforeMain();
 
 await using server = FakeLlm.start((request) =>
   request.body?.stream

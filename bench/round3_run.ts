@@ -42,7 +42,7 @@ import { releasedJpBytes } from "../tests/support/workspace.ts";
 import { generateConversation } from "./generate.ts";
 import { cpuMs, rssMb } from "./watch_run.ts";
 import { writeResultsSection } from "./results_section.ts";
-import { MAIN, median, removeTree } from "./run_jpt.ts";
+import { MAIN, median, optionValue, removeTree } from "./run_jpt.ts";
 
 /** One row: what, the two figures, and the goal. */
 interface Row {
@@ -54,18 +54,15 @@ interface Row {
 
 const quick = Deno.args.includes("--quick");
 /** `--watch-saves N`: how many saves the watch rows make (default 30). */
-const watchSaveCount = Deno.args.includes("--watch-saves")
-  ? Number(Deno.args[Deno.args.indexOf("--watch-saves") + 1])
-  : undefined;
+const watchSavesGiven = optionValue("--watch-saves");
+const watchSaveCount = watchSavesGiven === undefined
+  ? undefined
+  : Number(watchSavesGiven);
 /** `--after-only`: the watch rows measure this checkout only (a long run). */
 const afterOnly = Deno.args.includes("--after-only");
 /** `--only startup,turns`: those groups of rows, printed and not written. */
-const only = Deno.args.includes("--only")
-  ? Deno.args[Deno.args.indexOf("--only") + 1]?.split(",")
-  : undefined;
-const beforeDir = Deno.args.includes("--before")
-  ? Deno.args[Deno.args.indexOf("--before") + 1]
-  : undefined;
+const only = optionValue("--only")?.split(",");
+const beforeDir = optionValue("--before");
 /**
  * The before checkout's `main.ts`, this one's (what `deno task install`
  * and JSR run), and this one bundled into one file (the stand-in for a

@@ -13,6 +13,27 @@ const ROOT = new URL("..", import.meta.url).pathname;
 /** jpt's entry point in this checkout. */
 export const MAIN = join(ROOT, "main.ts");
 
+/**
+ * The value after an option on the script's command line (`--runs 11`).
+ *
+ * @param name The option.
+ * @returns Its value, or `undefined` when it is not given.
+ */
+export function optionValue(name: string): string | undefined {
+  const at = Deno.args.indexOf(name);
+  return at >= 0 ? Deno.args[at + 1] : undefined;
+}
+
+/**
+ * `--before DIR`: another checkout's `main.ts`, measured beside this one.
+ *
+ * @returns Its path, or `undefined` when not given.
+ */
+export function beforeMain(): string | undefined {
+  const dir = optionValue("--before");
+  return dir === undefined ? undefined : join(dir, "main.ts");
+}
+
 /** When a jpt process started and exited (`performance.now()` ms). */
 export interface JptRun {
   /** Just before the process was spawned. */

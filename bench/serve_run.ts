@@ -19,14 +19,19 @@
 
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
-import { firstLine, MAIN, median, removeTree, runJpt } from "./run_jpt.ts";
+import {
+  firstLine,
+  MAIN,
+  median,
+  optionValue,
+  removeTree,
+  runJpt,
+} from "./run_jpt.ts";
 import { writeConversation } from "../tests/support/workspace.ts";
 
 const quick = Deno.args.includes("--quick");
 /** `--entry FILE`: another checkout's `main.ts` serves (default this one's). */
-const ENTRY = Deno.args.includes("--entry")
-  ? Deno.args[Deno.args.indexOf("--entry") + 1]!
-  : MAIN;
+const ENTRY = optionValue("--entry") ?? MAIN;
 const ROUNDS = quick ? 3 : 11;
 const TURNS = 10_000;
 

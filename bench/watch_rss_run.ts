@@ -21,13 +21,11 @@ import {
   startWatcher,
   watchedConversation,
 } from "./watch_run.ts";
-import { removeTree } from "./run_jpt.ts";
+import { optionValue, removeTree } from "./run_jpt.ts";
 
 const SAVES = Number(Deno.args.find((arg) => /^\d+$/.test(arg)) ?? 1000);
 /** `--entry FILE`: another checkout's `main.ts` to run (default this one's). */
-const ENTRY = Deno.args.includes("--entry")
-  ? Deno.args[Deno.args.indexOf("--entry") + 1]!
-  : undefined;
+const ENTRY = optionValue("--entry");
 const TURNS = 1000;
 const GAP_MS = 150;
 

@@ -11,7 +11,7 @@
 
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
-import { MAIN, median, runJpt } from "./run_jpt.ts";
+import { beforeMain, MAIN, median, runJpt } from "./run_jpt.ts";
 
 /** One workspace size's medians. */
 export interface WorkspaceSizeRow {
@@ -138,11 +138,6 @@ export function workspaceSizeTable(rows: WorkspaceSizeRow[]): string[] {
 
 if (import.meta.main) {
   // `--before DIR`: also time another checkout (e.g. a worktree of main).
-  const at = Deno.args.indexOf("--before");
-  const rows = await workspaceSizeRun(
-    [1, 100, 1000],
-    9,
-    at < 0 ? undefined : join(Deno.args[at + 1]!, "main.ts"),
-  );
+  const rows = await workspaceSizeRun([1, 100, 1000], 9, beforeMain());
   console.log(workspaceSizeTable(rows).join("\n"));
 }

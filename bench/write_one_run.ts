@@ -15,7 +15,7 @@
 
 import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
-import { median } from "./run_jpt.ts";
+import { median, optionValue } from "./run_jpt.ts";
 
 const SCRIPT = new URL("./write_one.ts", import.meta.url).pathname;
 
@@ -167,10 +167,9 @@ export function writeOneTable(rows: WriteOneRow[]): string[] {
 
 if (import.meta.main) {
   const quick = Deno.args.includes("--quick");
-  const runs = Deno.args.indexOf("--runs");
   const rows = await writeOneRun(
     quick ? [1000] : [10000, 50000],
-    runs >= 0 ? Number(Deno.args[runs + 1]) : quick ? 1 : 3,
+    Number(optionValue("--runs") ?? (quick ? 1 : 3)),
   );
   console.log(writeOneTable(rows).join("\n"));
 }
