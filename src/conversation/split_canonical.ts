@@ -65,26 +65,24 @@ export function splitCanonical(
   memo?: PositionMemo<string, EntryIdentity>,
 ): EntrySplit | undefined {
   const split: EntrySplit = { bounds: [], entries: [] };
-  if (text === "[]\n" || text === "[]") return split;
-  if (!text.startsWith(FIRST)) return undefined;
-  let start = FIRST.length - 1;
-  const offsetOf = () => encoder.encode(text.slice(0, start)).length;
-  while (true) {
-    const close = text.indexOf(CLOSE, start);
-    if (close < 0) return undefined;
-    const end = close + CLOSE.length;
+  const cut = eachCanonicalPiece(text, (start, end) => {
+    const index = split.entries.length;
     const piece = text.slice(start, end);
-    const known = memo?.get(split.entries.length, piece);
+    const known = memo?.get(index, piece);
     if (known !== undefined) {
       // Parsed and checked when it was read before, to the character.
       split.entries.push(new Entry(piece, known));
     } else {
       const data = values === undefined
         ? parseEntryObject(piece)
-        : asEntryObject(values[split.entries.length]);
-      if (data === undefined) return undefined;
-      const identity = entryIdentity(data, offsetOf, split.entries.length);
-      memo?.set(split.entries.length, piece, identity);
+        : asEntryObject(values[index]);
+      if (data === undefined) return false;
+      const identity = entryIdentity(
+        data,
+        () => encoder.encode(text.slice(0, start)).length,
+        index,
+      );
+      memo?.set(index, piece, identity);
       split.entries.push(
         new Entry(
           piece,
@@ -97,17 +95,59 @@ export function splitCanonical(
       );
     }
     split.bounds.push(start, end);
+    return true;
+  });
+  return cut && (values === undefined || values.length === split.entries.length)
+    ? split
+    : undefined;
+}
+
+/**
+ * Cuts `events.json` text laid out as jp writes it ({@linkcode JP_LAYOUT})
+ * into its entries' texts, with native string searches only. The cut is
+ * right when every piece is one whole JSON value (the caller parses each):
+ * the separators between them are checked here, so the text is then the
+ * array of those values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { eachCanonicalPiece } from "./split_canonical.ts";
+ * const text = '[\n  {\n    "a": 1\n  },\n  {\n    "b": 2\n  }\n]\n';
+ * const pieces: string[] = [];
+ * assert.ok(eachCanonicalPiece(text, (start, end) => {
+ *   pieces.push(text.slice(start, end));
+ *   return true;
+ * }));
+ * assert.deepEqual(pieces.map((piece) => JSON.parse(piece)), [{ a: 1 }, { b: 2 }]);
+ * ```
+ *
+ * @param text The whole file, decoded.
+ * @param onPiece Called with each entry's start and end in the text, in
+ *   order; returning `false` stops the cut.
+ * @returns `true` when the whole text was cut so (an empty array has no
+ *   piece), `false` when it is not laid out so or `onPiece` stopped it
+ *   (some pieces may have been handed on by then).
+ */
+export function eachCanonicalPiece(
+  text: string,
+  onPiece: (start: number, end: number) => boolean,
+): boolean {
+  if (text === "[]\n" || text === "[]") return true;
+  if (!text.startsWith(FIRST)) return false;
+  let start = FIRST.length - 1;
+  while (true) {
+    const close = text.indexOf(CLOSE, start);
+    if (close < 0) return false;
+    const end = close + CLOSE.length;
+    if (!onPiece(start, end)) return false;
     if (text.startsWith(NEXT, end)) {
       start = end + NEXT.length - 1;
       continue;
     }
     const rest = text.length - end;
-    const ended = (rest === 3 && text.endsWith("\n]\n")) ||
+    return (rest === 3 && text.endsWith("\n]\n")) ||
       (rest === 2 && text.endsWith("\n]"));
-    return ended &&
-        (values === undefined || values.length === split.entries.length)
-      ? split
-      : undefined;
   }
 }
 

@@ -158,42 +158,30 @@ export async function loadConversationOverview(
 }
 
 /**
- * Above this size a turn list reads `events.json` entry by entry (the
- * stream's parse keeps no object graph) rather than with one native parse,
- * which holds every value of the file while it runs: 128 MiB.
- */
-const MAX_TURN_HEADS_BYTES = 128 * 1024 ** 2;
-
-/**
  * The heads of a conversation's turns (`turnHeads` in
  * `conversation/events_overview.ts`) from its newest `events.json`, read with
- * one native parse, its metadata read as {@linkcode loadConversation} reads
+ * the native parser, its metadata read as {@linkcode loadConversation} reads
  * it (a broken file fails the same way).
  *
  * @param ref The conversation.
- * @param maxBytes Files larger than this are left to {@linkcode loadConversation}.
- * @returns The heads, or `undefined` when the file is larger, or not what
- *   the native parser takes as it is (read it with {@linkcode loadConversation},
- *   which reports what is wrong).
- * @throws {ConversationFileError} Naming the file, when one cannot be read.
+ * @returns The heads, or `undefined` when the file cannot be read or is
+ *   not what the native parser takes as it is (read it with
+ *   {@linkcode loadConversation}, which reports what is wrong).
+ * @throws {ConversationFileError} Naming the file, when the metadata cannot be read.
  */
 export async function loadTurnHeads(
   ref: ConversationRef,
-  maxBytes: number = MAX_TURN_HEADS_BYTES,
 ): Promise<TurnHead[] | undefined> {
   const source = await newestCopy(ref.copies, [
     "events.json",
     "base_config.json",
   ]);
-  const path = join(source.dir, "events.json");
-  try {
-    // A large file, or one that cannot be read, is for the stream's reading.
-    if ((await Deno.stat(path)).size > maxBytes) return undefined;
-  } catch {
-    return undefined;
-  }
   const { turnHeads } = await importLazily("conversation/events_overview.ts");
-  const heads = await readWith(path, turnHeads, {});
+  const heads = await readWith(
+    join(source.dir, "events.json"),
+    turnHeads,
+    {},
+  ).catch(() => undefined);
   if (heads === undefined) return undefined;
   await loadMetadata(ref, {});
   return heads;
@@ -207,7 +195,7 @@ type LoadOptions = NonNullable<Parameters<typeof loadConversation>[1]> & {
 /**
  * What a search of the chat reads of a conversation: each turn's head and
  * chat (`turnChats` in `conversation/events_overview.ts`) from its newest
- * `events.json`, read with one native parse when its text passes `test`,
+ * `events.json`, read with the native parser when its text passes `test`,
  * and its metadata read as {@linkcode loadConversation} reads it.
  *
  * @param ref The conversation.

@@ -307,3 +307,83 @@ Deno.test("turnChats() agrees with the stream on real jp conversations", () => {
     assert.deepEqual(chats, chatsFromStream(bytes), dir);
   }
 });
+
+/** A config entry of `size` characters: what makes a file large without adding a turn. */
+const padding = (t: number, size: number) => ({
+  type: "config_delta",
+  timestamp: at(t),
+  delta: { note: "x".repeat(size) },
+});
+
+Deno.test("a large file laid out as jp writes it is read entry by entry, as the stream reads it", () => {
+  const { next, pick } = randomSource(43);
+  const makers = [
+    ...SHAPES,
+    (t: number) => ({
+      type: "chat_response",
+      timestamp: at(t),
+      message: `a${t}`,
+    }),
+  ];
+  // Refused by readEvent or by the stream's parser, one entry in forty.
+  const refused = [
+    (t: number) => ({ type: "chat_request", timestamp: at(t), content: 3 }),
+    (t: number) => ({ type: "turn_start", timestamp: at(t), event_id: 5 }),
+  ];
+  let read = 0;
+  let left = 0;
+  for (let file = 0; file < 40; file++) {
+    const entries: unknown[] = Array.from(
+      { length: 1 + Math.floor(next() * 30) },
+      (_, t) => pick(next() < 0.025 ? refused : makers)(t),
+    );
+    // Over the size from which the walk parses entry by entry.
+    entries.splice(Math.floor(next() * entries.length), 0, padding(0, 600_000));
+    const text = JSON.stringify(entries, null, 2) + (next() < 0.5 ? "\n" : "");
+    const bytes = encode(text);
+    const chats = chatsFromStream(bytes);
+    assert.deepEqual(turnChats(text), chats, `${file}`);
+    assert.deepEqual(overview(bytes), fromStream(bytes), `${file}`);
+    if (chats === undefined) {
+      left++;
+      continue;
+    }
+    assert.deepEqual(turnHeads(bytes), headsFromStream(bytes), `${file}`);
+    read += chats.length;
+  }
+  assert.ok(read > 100 && left > 5, `${read} turns read, ${left} files left`);
+});
+
+Deno.test("a large file laid out otherwise, or broken, is left to the stream", () => {
+  const entries = [
+    padding(0, 600_000),
+    { type: "turn_start", timestamp: at(1), event_id: "e1" },
+    { type: "chat_request", timestamp: at(2), content: "q" },
+  ];
+  const native = JSON.stringify(entries, null, 2);
+  // Valid JSON the native writer does not lay out so: jp reads it all the same.
+  for (
+    const text of [JSON.stringify(entries), JSON.stringify(entries, null, 4)]
+  ) {
+    const bytes = encode(text);
+    assert.equal(turnHeads(bytes), undefined);
+    assert.equal(turnChats(text), undefined);
+    assert.deepEqual(overview(bytes), { turns: 1, lastTimestamp: at(2) });
+  }
+  // An object inside an entry closed at an entry's indent: the cut is refused.
+  const nested = native.replace(
+    '"event_id": "e1"',
+    '"event_id": "e1",\n    "x": {\n  }',
+  );
+  assert.deepEqual(JSON.parse(nested)[1].x, {});
+  assert.equal(turnHeads(encode(nested)), undefined);
+  assert.deepEqual(overview(encode(nested)), fromStream(encode(nested)));
+  // Cut short, or with something after the array: the stream's own error.
+  for (const text of [native.slice(0, -3), `${native}\n]`, `${native}x`]) {
+    const bytes = encode(text);
+    assert.equal(turnHeads(bytes), undefined);
+    assert.equal(turnChats(text), undefined);
+    assert.equal(typeof fromStream(bytes), "string");
+    assert.equal(overview(bytes), fromStream(bytes));
+  }
+});

@@ -3,7 +3,7 @@
  * stored summary and mechanical fallback, and optionally whether a summary
  * is stale (its turn changed since jpt wrote it). With no label to restore
  * from the conversation's record and no staleness asked for, the rows come
- * from each turn's head (`turnHeads`, one native parse of `events.json`),
+ * from each turn's head (`turnHeads`, the native parser over `events.json`),
  * not from the stream: the same rows in about two thirds of the time.
  *
  * @module
@@ -72,7 +72,7 @@ export async function listTurns(
     }, ref),
   );
   // Nothing to restore and no fingerprints to compare: each turn's head
-  // from one native parse is the whole row.
+  // read with the native parser is the whole row.
   if (record.entries.length === 0 && !options.stale) {
     const heads = await loadTurnHeads(ref);
     if (heads !== undefined) return heads.map(headRow);

@@ -325,7 +325,7 @@ export async function workspaceTurns(
  * What `each` makes of every readable conversation of a workspace as a
  * search reads it, newest conversation first. With `chatOnly` (a search of
  * summaries and chat), a conversation without a label record is read for
- * its chat with one native parse (see `turnChats`), else through its
+ * its chat with the native parser (see `turnChats`), else through its
  * stream. Each conversation is dropped once `each` returns, so a search
  * over a large workspace holds only what `each` keeps (holding every
  * conversation cost more in garbage collection than reading them).
