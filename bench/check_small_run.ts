@@ -4,7 +4,12 @@
  * conversations keep it) against a script that parses
  * every `events.json` and `metadata.json`, each in a fresh process,
  * alternated run by run; with `--before DIR`, another checkout's `main.ts`
- * beside this one. Medians of 11 rounds (3 with `--quick`).
+ * beside this one. Medians of 11 rounds (3 with `--quick`). Beside them,
+ * the row's floor: jpt's start-up (`jpt check` of one conversation, less a
+ * Deno hello world) plus a script doing only the file work a check must
+ * (each directory listed for stray temporary files, each file looked at
+ * and read, the events parsed and proven laid out as jp writes them, the
+ * metadata parsed).
  *
  * `deno run -A bench/check_small_run.ts [--before DIR] [--quick]` prints the rows.
  *
@@ -15,6 +20,8 @@ import { join } from "node:path";
 import { generateConversation } from "./generate.ts";
 import {
   beforeMain,
+  floorContenders,
+  floorRatio,
   MAIN,
   removeTree,
   sideBySide,
@@ -33,20 +40,10 @@ try {
   await Deno.mkdir(conversations, { recursive: true });
   await Deno.writeTextFile(join(root, ".jp", ".id"), "x\nbenchck\n");
   for (let c = 0; c < CONVERSATIONS; c++) {
-    // jp's older layout, as many real conversations have it: the config as
-    // the stream's first entry, no base_config.json.
-    const entries = JSON.parse(
-      new TextDecoder().decode(generateConversation(3, 200, c + 1, 3)),
-    );
-    entries.unshift({
-      type: "config_delta",
-      timestamp: "2026-01-01 00:00:00.0",
-      delta: {},
-    });
     await writeConversation(
       conversations,
       String(17800000000 + c),
-      new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n"),
+      olderLayout(3, c + 1),
     );
   }
   const script = join(root, "parse.ts");
@@ -60,9 +57,35 @@ for (const d of Deno.readDirSync(root)) {
 console.log(n);
 `,
   );
+  const proof = join(root, "proof.ts");
+  await Deno.writeTextFile(
+    proof,
+    `const root = Deno.args[0]; let n = 0;
+for (const name of [...Deno.readDirSync(root)].map((d) => d.name).sort()) {
+  const dir = root + "/" + name;
+  for (const item of Deno.readDirSync(dir)) n += item.name.endsWith(".tmp") ? 1 : 0;
+  Deno.statSync(dir + "/events.json");
+  const text = new TextDecoder().decode(Deno.readFileSync(dir + "/events.json"));
+  const values = JSON.parse(text);
+  n += JSON.stringify(values, null, 2) + "\\n" === text ? values.length : 0;
+  Deno.statSync(dir + "/metadata.json");
+  JSON.parse(new TextDecoder().decode(Deno.readFileSync(dir + "/metadata.json")));
+}
+console.log(n);
+`,
+  );
+  const one = join(root, "one");
+  await writeConversation(
+    join(one, ".jp", "conversations"),
+    "17800000000",
+    olderLayout(1, 1),
+  );
+  await Deno.writeTextFile(join(one, ".jp", ".id"), "x\nbenchc1\n");
   const contenders: Record<string, () => Promise<number>> = {
     parse: () => timedDeno([script, conversations], root),
+    proof: () => timedDeno([proof, conversations], root),
     after: () => timedDeno([MAIN, "check"], root),
+    ...await floorContenders(root, () => timedDeno([MAIN, "check"], one)),
     ...(before === undefined
       ? {}
       : { before: () => timedDeno([before, "check"], root) }),
@@ -75,8 +98,28 @@ console.log(n);
       m.parse!.toFixed(0)
     } ms) | ${before === undefined ? "–" : `${spread("before")}`} | ${
       spread("after")
-    } | ≤ 2.5× |`,
+    } | ≤ 2.5× (floor ${floorRatio(m, "proof", "parse")}: start-up ${
+      (m.start! - m.hello!).toFixed(0)
+    } ms beyond a hello world's ${
+      m.hello!.toFixed(0)
+    }, the file work a check must do ${spread("proof")}) |`,
   );
 } finally {
   await removeTree(root);
+}
+
+/**
+ * A conversation in jp's older layout, as many real ones have it: the config
+ * as the stream's first entry, no `base_config.json`.
+ */
+function olderLayout(turns: number, seed: number): Uint8Array {
+  const entries = JSON.parse(
+    new TextDecoder().decode(generateConversation(turns, 200, seed, turns)),
+  );
+  entries.unshift({
+    type: "config_delta",
+    timestamp: "2026-01-01 00:00:00.0",
+    delta: {},
+  });
+  return new TextEncoder().encode(JSON.stringify(entries, null, 2) + "\n");
 }

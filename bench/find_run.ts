@@ -105,7 +105,15 @@ export async function readWays(root: string): Promise<ReadWays> {
 /** The word put in the first request of one conversation in a hundred. */
 const RARE_WORD = "kestrel";
 
-async function workspaceOf(
+/**
+ * A workspace of generated conversations, one in a hundred with
+ * {@linkcode RARE_WORD} in its first request.
+ *
+ * @param conversations How many conversations.
+ * @param turns Turns each.
+ * @returns Its root and the bytes of its events files.
+ */
+export async function workspaceOf(
   conversations: number,
   turns: number,
 ): Promise<{ root: string; bytes: number }> {

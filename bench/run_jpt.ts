@@ -217,3 +217,42 @@ export async function firstLine(child: Deno.ChildProcess): Promise<string> {
   reader.releaseLock();
   return text.split("\n")[0]!.trim();
 }
+
+/**
+ * What the floor of a row is made of, each run side by side with its
+ * contenders: a Deno hello world (the runtime's own start-up), and jpt
+ * running the same command on a one-turn workspace (its start-up and
+ * command path, with no data to speak of).
+ *
+ * @param root Where to write the hello world script.
+ * @param jptOnOneTurn Runs the row's jpt command on a one-turn workspace.
+ * @returns The two contenders, named `hello` and `start`.
+ */
+export async function floorContenders(
+  root: string,
+  jptOnOneTurn: () => Promise<number>,
+): Promise<Record<string, () => Promise<number>>> {
+  const hello = join(root, "hello.ts");
+  await Deno.writeTextFile(hello, 'console.log("hello");\n');
+  return { hello: () => timedDeno([hello], root), start: jptOnOneTurn };
+}
+
+/**
+ * The floor of a row against its baseline: jpt's start-up beyond the
+ * runtime's (`start - hello`) plus what the platform alone takes for the
+ * row's work (`work`: the baseline itself, or a script doing only what the
+ * command must), over the baseline.
+ *
+ * @param median The contenders' medians (`hello`, `start`, the work and the base).
+ * @param work The contender that does only the work the command must.
+ * @param base The row's baseline.
+ * @returns The ratio, e.g. `1.52×`.
+ */
+export function floorRatio(
+  median: Record<string, number>,
+  work: string,
+  base: string,
+): string {
+  const floor = median.start! - median.hello! + median[work]!;
+  return `${(floor / median[base]!).toFixed(2)}×`;
+}

@@ -4,7 +4,8 @@
  * conversations are) against a script that `JSON.parse`s the file, each in
  * a fresh process, alternated run by run; with `--before DIR`, another
  * checkout's `main.ts` beside this one. Medians of 11 rounds (3 with
- * `--quick`).
+ * `--quick`). Beside them, the row's floor: jpt's start-up (`jpt turns` on
+ * a one-turn conversation, less a Deno hello world) plus the parse.
  *
  * `deno run -A bench/turns_small_run.ts [--before DIR] [--quick]` prints the row.
  *
@@ -14,6 +15,8 @@
 import { join } from "node:path";
 import {
   beforeMain,
+  floorContenders,
+  floorRatio,
   MAIN,
   removeTree,
   sideBySide,
@@ -71,9 +74,21 @@ if (import.meta.main) {
       script,
       `console.log(JSON.parse(Deno.readTextFileSync(Deno.args[0])).length);\n`,
     );
+    const small = join(root, "one-turn");
+    const one = await writeConversation(
+      join(small, ".jp", "conversations"),
+      "17800000000",
+      new TextEncoder().encode(smallTurns(1)),
+    );
+    await Deno.writeTextFile(join(one, "base_config.json"), "{}\n");
+    await Deno.writeTextFile(join(small, ".jp", ".id"), "x\nbenchto\n");
     const contenders: Record<string, () => Promise<number>> = {
       parse: () => timedDeno([script, join(dir, "events.json")], root),
       after: () => timedDeno([MAIN, "turns", "17800000000"], root),
+      ...await floorContenders(
+        root,
+        () => timedDeno([MAIN, "turns", "17800000000"], small),
+      ),
       ...(before === undefined
         ? {}
         : { before: () => timedDeno([before, "turns", "17800000000"], root) }),
@@ -86,7 +101,11 @@ if (import.meta.main) {
         (text.length / 1e6).toFixed(1)
       } MB) / JSON.parse (${m.parse!.toFixed(0)} ms) | ${
         before === undefined ? "–" : `${spread("before")}`
-      } | ${spread("after")} | ≤ 1.5× |`,
+      } | ${spread("after")} | ≤ 1.5× (floor ${
+        floorRatio(m, "parse", "parse")
+      }: start-up ${
+        (m.start! - m.hello!).toFixed(0)
+      } ms beyond a hello world's ${m.hello!.toFixed(0)}) |`,
     );
   } finally {
     await removeTree(root);

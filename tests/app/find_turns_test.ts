@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findTurns } from "../../src/app/read/find_turns.ts";
+import { findTurns, snippet } from "../../src/app/read/find_turns.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { testSession } from "../support/session.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
@@ -242,4 +242,45 @@ Deno.test("findTurns(): a file is parsed once, and its tool calls read only with
     ),
     { found: ["tool"], toolParses: 2 },
   );
+});
+
+Deno.test("snippet() folds each run of whitespace to one space, and keeps text that has none to fold", () => {
+  let seed = 5;
+  const next = () =>
+    (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pieces = [
+    "word",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\u00a0",
+    "\u2028",
+    "\u3000",
+    "é",
+    "…",
+    "x",
+  ];
+  let kept = 0;
+  for (let i = 0; i < 3000; i++) {
+    const text = Array.from(
+      { length: Math.floor(next() * 60) + 1 },
+      // Mostly single spaces between words, as prose has.
+      () =>
+        next() < 0.8
+          ? (next() < 0.5 ? "word" : " ")
+          : pieces[Math.floor(next() * pieces.length)]!,
+    ).join("");
+    const at = Math.floor(next() * text.length);
+    const length = Math.min(text.length - at, Math.floor(next() * 5));
+    const start = Math.max(0, at - 40);
+    const end = Math.min(text.length, at + length + 40);
+    const expected = `${start > 0 ? "…" : ""}${
+      text.slice(start, end).replace(/\s+/g, " ")
+    }${end < text.length ? "…" : ""}`;
+    assert.equal(snippet(text, at, length), expected, JSON.stringify(text));
+    if (text.slice(start, end) === expected.replace(/^…|…$/g, "")) kept++;
+  }
+  assert.ok(kept > 100 && kept < 2900, `${kept} kept as they were`);
 });

@@ -252,11 +252,36 @@ function linesAround(text: string, at: number, context: number): string[] {
   return lines.slice(Math.max(0, line - context), line + context + 1);
 }
 
-/** One line around a match: whitespace folded, cut with an ellipsis. */
-function snippet(text: string, at: number, length: number): string {
+/**
+ * One line around a match: up to {@linkcode SNIPPET_CONTEXT} characters on
+ * each side, each run of whitespace folded to one space, an ellipsis where
+ * the text goes on. Text whose whitespace is single spaces (most prose) is
+ * kept as it is: folding it would change nothing, and piece the line
+ * together from one string per word (which the JSON writer then has to
+ * flatten again).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { snippet } from "./find_turns.ts";
+ * assert.equal(snippet("a  b\tc", 3, 1), "a b c");
+ * ```
+ *
+ * @param text The text matched.
+ * @param at Where the match starts.
+ * @param length How long it is.
+ * @returns The line.
+ */
+export function snippet(text: string, at: number, length: number): string {
   const start = Math.max(0, at - SNIPPET_CONTEXT);
   const end = Math.min(text.length, at + length + SNIPPET_CONTEXT);
+  const around = text.slice(start, end);
   return `${start > 0 ? "…" : ""}${
-    text.slice(start, end).replace(/\s+/g, " ")
+    FOLDS.test(around) ? around.replace(WHITESPACE_RUNS, " ") : around
   }${end < text.length ? "…" : ""}`;
 }
+
+/** What folding changes: two whitespace characters in a row, or one that is not a space. */
+const FOLDS = /\s\s|[^\S ]/;
+/** Runs of whitespace, each folded to one space. */
+const WHITESPACE_RUNS = /\s+/g;
