@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { findTurns, snippet } from "../../src/app/read/find_turns.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
+import { generator } from "../support/seeded.ts";
 import { testSession } from "../support/session.ts";
 import { tempWorkspace, writeConversation } from "../support/workspace.ts";
 
@@ -245,9 +246,7 @@ Deno.test("findTurns(): a file is parsed once, and its tool calls read only with
 });
 
 Deno.test("snippet() folds each run of whitespace to one space, and keeps text that has none to fold", () => {
-  let seed = 5;
-  const next = () =>
-    (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const { chance, int } = generator(5);
   const pieces = [
     "word",
     " ",
@@ -265,15 +264,15 @@ Deno.test("snippet() folds each run of whitespace to one space, and keeps text t
   let kept = 0;
   for (let i = 0; i < 3000; i++) {
     const text = Array.from(
-      { length: Math.floor(next() * 60) + 1 },
+      { length: int(1, 60) },
       // Mostly single spaces between words, as prose has.
       () =>
-        next() < 0.8
-          ? (next() < 0.5 ? "word" : " ")
-          : pieces[Math.floor(next() * pieces.length)]!,
+        chance(0.8)
+          ? (chance(0.5) ? "word" : " ")
+          : pieces[int(0, pieces.length - 1)]!,
     ).join("");
-    const at = Math.floor(next() * text.length);
-    const length = Math.min(text.length - at, Math.floor(next() * 5));
+    const at = int(0, text.length - 1);
+    const length = Math.min(text.length - at, int(0, 4));
     const start = Math.max(0, at - 40);
     const end = Math.min(text.length, at + length + 40);
     const expected = `${start > 0 ? "…" : ""}${
