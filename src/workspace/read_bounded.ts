@@ -88,9 +88,7 @@ export async function readRegularFile(
   const info = Deno.statSync(path);
   checkReadable(path, info, limit);
   if (info.size > BLOCKING_READ_BYTES) return await readLargeFile(path, limit);
-  const bytes = Deno.readFileSync(path);
-  // A file that grew while it was read is cut at the size it had.
-  return bytes.length > info.size ? bytes.subarray(0, info.size) : bytes;
+  return readWhole(path, limit);
 }
 
 /**
@@ -137,22 +135,35 @@ export function readRegularFileSync(
 ): Uint8Array {
   const info = known ?? Deno.statSync(path);
   checkReadable(path, info, limit);
-  // One operation opens, reads and closes.
+  return readWhole(path, limit);
+}
+
+/**
+ * A small file read whole in one operation (it opens, reads to the end and
+ * closes). What is read is one whole file as it is at the read: a file
+ * replaced since it was looked at (a writer's rename) is read whole, never
+ * cut at the size the look saw, which would be the start of another file.
+ */
+function readWhole(path: string, limit: number): Uint8Array {
   const bytes = Deno.readFileSync(path);
-  // A file that grew while it was read is cut at the size it had.
-  return bytes.length > info.size ? bytes.subarray(0, info.size) : bytes;
+  checkSize(path, bytes.length, limit);
+  return bytes;
 }
 
 function checkReadable(path: string, info: Deno.FileInfo, limit: number): void {
   if (!info.isFile) {
     throw new UnreadableFileError(path, `not a regular file (${kindOf(info)})`);
   }
-  if (info.size > limit) {
+  checkSize(path, info.size, limit);
+}
+
+function checkSize(path: string, size: number, limit: number): void {
+  if (size > limit) {
     throw new UnreadableFileError(
       path,
       limit < maxFileBytes()
-        ? `${info.size} bytes is over the limit of ${limit} for metadata and config files`
-        : `${info.size} bytes is over the limit of ${limit} (set ${MAX_FILE_BYTES_ENV} to raise it)`,
+        ? `${size} bytes is over the limit of ${limit} for metadata and config files`
+        : `${size} bytes is over the limit of ${limit} (set ${MAX_FILE_BYTES_ENV} to raise it)`,
     );
   }
 }

@@ -48,3 +48,29 @@ Deno.test("readRegularFile() refuses a directory and a file over the limit, nami
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a file replaced after it was looked at is read whole as it is now, never cut at the size the look saw", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "jpt-read-" });
+  try {
+    const path = join(dir, "events.json");
+    const first = new TextEncoder().encode('[\n  {"a": 1}\n]\n');
+    await Deno.writeFile(path, first);
+    const looked = Deno.statSync(path);
+    // A writer's rename replaces it with a longer file between the look and the read.
+    const second = new TextEncoder().encode(
+      '[\n  {"a": 1},\n  {"b": 22222}\n]\n',
+    );
+    await Deno.writeFile(`${path}.tmp`, second);
+    await Deno.rename(`${path}.tmp`, path);
+    assert.deepEqual(readRegularFileSync(path, 1000, looked), second);
+    // The limit holds for what was read.
+    assert.throws(
+      () => readRegularFileSync(path, second.length - 1, looked),
+      (error) =>
+        error instanceof UnreadableFileError &&
+        /over the limit/.test(error.message),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
