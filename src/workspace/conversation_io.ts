@@ -144,10 +144,7 @@ export async function loadConversationOverview(
   overview: EventsOverview;
   metadata: ConversationMetadata;
 }> {
-  const source = await newestCopy(ref.copies, [
-    "events.json",
-    "base_config.json",
-  ]);
+  const source = await newestEventsCopy(ref);
   const overview = await readWith(
     join(source.dir, "events.json"),
     (await importLazily("conversation/events_overview.ts")).eventsOverview,
@@ -172,10 +169,7 @@ export async function loadConversationOverview(
 export async function loadTurnHeads(
   ref: ConversationRef,
 ): Promise<TurnHead[] | undefined> {
-  const source = await newestCopy(ref.copies, [
-    "events.json",
-    "base_config.json",
-  ]);
+  const source = await newestEventsCopy(ref);
   const { turnHeads } = await importLazily("conversation/events_overview.ts");
   const heads = await readWith(
     join(source.dir, "events.json"),
@@ -212,10 +206,7 @@ export async function loadTurnChats(
 ): Promise<
   { chats: TurnChat[]; metadata: ConversationMetadata } | "stream" | undefined
 > {
-  const source = await newestCopy(ref.copies, [
-    "events.json",
-    "base_config.json",
-  ]);
+  const source = await newestEventsCopy(ref);
   const { turnChats } = await importLazily("conversation/events_overview.ts");
   const chats = await readWith(
     join(source.dir, "events.json"),
@@ -257,10 +248,7 @@ async function load(
   test?: (eventsText: string) => boolean,
 ): Promise<LoadedConversation | undefined> {
   const before = options.readOnly ? "" : conversationStamp(ref);
-  const source = await newestCopy(ref.copies, [
-    "events.json",
-    "base_config.json",
-  ]);
+  const source = await newestEventsCopy(ref);
   const stream = await readWith(
     join(source.dir, "events.json"),
     (bytes) => {
@@ -458,6 +446,11 @@ async function readWith<T>(
   } catch (error) {
     throw new ConversationFileError(path, error);
   }
+}
+
+/** The copy a reader of the events reads: the one whose `events.json` or `base_config.json` changed last. */
+function newestEventsCopy(ref: ConversationRef): Promise<ConversationCopy> {
+  return newestCopy(ref.copies, ["events.json", "base_config.json"]);
 }
 
 async function newestCopy(
