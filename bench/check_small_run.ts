@@ -21,7 +21,7 @@ import { generateConversation } from "./generate.ts";
 import {
   beforeMain,
   floorContenders,
-  floorRatio,
+  floorText,
   MAIN,
   removeTree,
   sideBySide,
@@ -98,10 +98,8 @@ console.log(n);
       m.parse!.toFixed(0)
     } ms) | ${before === undefined ? "–" : `${spread("before")}`} | ${
       spread("after")
-    } | ≤ 2.5× (floor ${floorRatio(m, "proof", "parse")}: start-up ${
-      (m.start! - m.hello!).toFixed(0)
-    } ms beyond a hello world's ${
-      m.hello!.toFixed(0)
+    } | ≤ 2.5× (${
+      floorText(m, "proof", "parse")
     }, the file work a check must do ${spread("proof")}) |`,
   );
 } finally {

@@ -14,11 +14,11 @@
  */
 
 import { join } from "node:path";
-import { workspaceOf } from "./find_run.ts";
+import { PARSE_SCRIPT, workspaceOf } from "./find_run.ts";
 import { generateConversation } from "./generate.ts";
 import {
   floorContenders,
-  floorRatio,
+  floorText,
   MAIN,
   removeTree,
   sideBySide,
@@ -29,15 +29,6 @@ import { writeConversation } from "../tests/support/workspace.ts";
 const quick = Deno.args.includes("--quick");
 const ROUNDS = quick ? 3 : 11;
 const WORD = "budget";
-
-/** `find_run.ts`'s baseline: every events.json parsed. */
-const PARSE_SCRIPT = `const root = Deno.args[0]; let turns = 0;
-for (const dir of Deno.readDirSync(root)) {
-  const entries = JSON.parse(Deno.readTextFileSync(root + "/" + dir.name + "/events.json"));
-  turns += entries.filter((e) => e.type === "turn_start").length;
-}
-console.log(turns);
-`;
 
 /** The search's own work, with nothing but the platform. */
 const SEARCH_SCRIPT = `const [root, word] = Deno.args;
@@ -90,10 +81,8 @@ try {
   console.log(
     `| \`jpt find --json ${WORD}\`, 1000 × 10 turns / parsing every file (${
       m.parse!.toFixed(0)
-    } ms) | ${ratio("after")} | ≤ 3× (floor ${
-      floorRatio(m, "search", "parse")
-    }: start-up ${(m.start! - m.hello!).toFixed(0)} ms beyond a hello world's ${
-      m.hello!.toFixed(0)
+    } ms) | ${ratio("after")} | ≤ 3× (${
+      floorText(m, "search", "parse")
     }, the search's own work ${ratio("search")}) |`,
   );
 } finally {

@@ -59,7 +59,8 @@ function spreadOf(times: number[], bases: number[]): [number, number] {
   return [Math.min(...ratios), Math.max(...ratios)];
 }
 
-const PARSE_SCRIPT = `
+/** The baseline: a script that parses every events.json of a workspace. */
+export const PARSE_SCRIPT = `
 const root = Deno.args[0];
 let turns = 0;
 for (const dir of Deno.readDirSync(root)) {

@@ -238,21 +238,24 @@ export async function floorContenders(
 }
 
 /**
- * The floor of a row against its baseline: jpt's start-up beyond the
- * runtime's (`start - hello`) plus what the platform alone takes for the
- * row's work (`work`: the baseline itself, or a script doing only what the
- * command must), over the baseline.
+ * The floor of a row against its baseline, as a row prints it: jpt's
+ * start-up beyond the runtime's (`start - hello`) plus what the platform
+ * alone takes for the row's work (`work`: the baseline itself, or a script
+ * doing only what the command must), over the baseline.
  *
  * @param median The contenders' medians (`hello`, `start`, the work and the base).
  * @param work The contender that does only the work the command must.
  * @param base The row's baseline.
- * @returns The ratio, e.g. `1.52×`.
+ * @returns E.g. `floor 1.33×: start-up 20 ms beyond a hello world's 17`.
  */
-export function floorRatio(
+export function floorText(
   median: Record<string, number>,
   work: string,
   base: string,
 ): string {
-  const floor = median.start! - median.hello! + median[work]!;
-  return `${(floor / median[base]!).toFixed(2)}×`;
+  const startUp = median.start! - median.hello!;
+  const floor = (startUp + median[work]!) / median[base]!;
+  return `floor ${floor.toFixed(2)}×: start-up ${
+    startUp.toFixed(0)
+  } ms beyond a hello world's ${median.hello!.toFixed(0)}`;
 }

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import {
   beforeMain,
   floorContenders,
-  floorRatio,
+  floorText,
   MAIN,
   removeTree,
   sideBySide,
@@ -101,11 +101,7 @@ if (import.meta.main) {
         (text.length / 1e6).toFixed(1)
       } MB) / JSON.parse (${m.parse!.toFixed(0)} ms) | ${
         before === undefined ? "–" : `${spread("before")}`
-      } | ${spread("after")} | ≤ 1.5× (floor ${
-        floorRatio(m, "parse", "parse")
-      }: start-up ${
-        (m.start! - m.hello!).toFixed(0)
-      } ms beyond a hello world's ${m.hello!.toFixed(0)}) |`,
+      } | ${spread("after")} | ≤ 1.5× (${floorText(m, "parse", "parse")}) |`,
     );
   } finally {
     await removeTree(root);
