@@ -6,7 +6,7 @@
  * bench/RESULTS.md) and parsed once, a bounded number of conversations
  * waiting on their label records at a time; a search passes over a file its
  * text rules out unparsed, and reads the chat of one without a label
- * record from a native parse of the file. A turn's label is its stored
+ * record with the native parser. A turn's label is its stored
  * summary or the one the conversation's own label record would put back
  * (jp's save dropped it), marked restored.
  *
@@ -190,8 +190,8 @@ class LazyTurnView implements TurnView {
 }
 
 /**
- * A turn as a search of the chat reads it, from its values in one native
- * parse of the file (no entry or turn object): never restored (a
+ * A turn as a search of the chat reads it, from its values as the native
+ * parser read the file (no entry or turn object): never restored (a
  * conversation with a label record is read through its stream).
  */
 class ChatTurnView implements SearchedTurn {
