@@ -17,6 +17,7 @@ import { isDirectory, isFile } from "./fs_probe.ts";
 import {
   maxFileBytes,
   maxSmallFileBytes,
+  readListedFileSync,
   readRegularFileSync,
 } from "./read_bounded.ts";
 
@@ -77,38 +78,38 @@ export function checkConversation(
       } left by an interrupted write (jpt summarize and jpt query remove it)`,
     );
   }
-  const readFile = (name: string, info?: Deno.FileInfo) => {
+  const readFile = (name: string, limit: number, wholeUpTo = limit) => {
     if (!listed.names.has(name)) return undefined;
     try {
-      // metadata.json and base_config.json are small: bounded as every
-      // reader bounds them (a 2 GiB file is refused, not read).
-      return readOptional(
+      return readListed(
         join(dir, name),
-        name === "events.json" ? maxFileBytes() : maxSmallFileBytes(),
-        info,
-      );
+        listed.files.has(name),
+        limit,
+        wholeUpTo,
+      ) ?? LARGE;
     } catch (error) {
+      // Gone since the listing: as if it had not been listed.
+      if (error instanceof Deno.errors.NotFound) return undefined;
       errors.push(`${name}: ${message(error)}`);
       return null;
     }
   };
+  // metadata.json and base_config.json are small: bounded as every reader
+  // bounds them (a 2 GiB file is refused, not read); read whole always.
+  const readSmallFile = (name: string) => {
+    const bytes = readFile(name, maxSmallFileBytes());
+    return bytes === LARGE ? null : bytes;
+  };
   const eventsPath = join(dir, "events.json");
-  // One look at events.json: a large file is checked as it is read, a
-  // chunk at a time; a small one is read whole.
-  const eventsInfo = listed.names.has("events.json")
-    ? statOrUndefined(eventsPath)
-    : undefined;
-  const streamed = eventsInfo !== undefined && isLargeFile(eventsInfo);
-  const events = streamed
-    ? new Uint8Array()
-    : readFile("events.json", eventsInfo);
+  // A large events.json is checked as it is read, a chunk at a time.
+  const events = readFile("events.json", maxFileBytes(), STREAMED_FROM - 1);
   if (events === undefined) {
     warnings.push(
       "Incomplete conversation directory (no events.json): jp moves it to its trash at start-up; nothing else to check",
     );
     return { path: dir, ok: errors.length === 0, errors, warnings };
   }
-  const baseConfig = readFile("base_config.json");
+  const baseConfig = readSmallFile("base_config.json");
   read.baseConfig = baseConfig ?? null;
   if (baseConfig) {
     try {
@@ -123,7 +124,7 @@ export function checkConversation(
       errors.push(`base_config.json: ${message(error)}`);
     }
   }
-  const metadata = readFile("metadata.json");
+  const metadata = readSmallFile("metadata.json");
   if (metadata === undefined) {
     errors.push("metadata.json is missing");
   } else if (metadata !== null) {
@@ -142,7 +143,7 @@ export function checkConversation(
   }
   const report = events === null
     ? undefined
-    : validateEventsAt(eventsPath, streamed ? undefined : events, {
+    : validateEventsAt(eventsPath, events === LARGE ? undefined : events, {
       legacyLayout: baseConfig === undefined,
     }, errors);
   if (report !== undefined) {
@@ -206,21 +207,6 @@ function childConversations(dir: string): string[] {
 /** From this size, `events.json` is checked chunk by chunk. */
 const STREAMED_FROM = 32 << 20;
 
-/** A regular file of at least {@linkcode STREAMED_FROM} bytes, within the read limit. */
-function isLargeFile(info: Deno.FileInfo): boolean {
-  return info.isFile && info.size >= STREAMED_FROM &&
-    info.size <= maxFileBytes();
-}
-
-/** What a file is, or `undefined` when it is not there (any more). */
-function statOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Validates `events.json`: read in chunks when `bytes` is not given (a large
  * file), whole when given or when the chunked check cannot take the file.
@@ -244,18 +230,29 @@ function validateEventsAt(
   return validateEvents(bytes, options);
 }
 
-function readOptional(
+/** An `events.json` too large to read whole: checked as it is read. */
+const LARGE = Symbol("large");
+
+/**
+ * Reads a file of a conversation's listing: a regular file is opened and
+ * looked at once; anything else (a link, a FIFO) is looked at by its path
+ * first, so that a FIFO is refused, never opened.
+ *
+ * @returns Its bytes, or `undefined` for a file larger than `wholeUpTo`
+ *   (within the limit), left to the caller.
+ */
+function readListed(
   path: string,
+  regular: boolean,
   limit: number,
-  info?: Deno.FileInfo,
+  wholeUpTo: number,
 ): Uint8Array | undefined {
-  try {
-    // Blocking: a check reads many small files and does nothing meanwhile.
-    return readRegularFileSync(path, limit, info);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+  // Blocking: a check reads many small files and does nothing meanwhile.
+  if (regular) return readListedFileSync(path, limit, wholeUpTo);
+  const info = Deno.statSync(path);
+  return info.isFile && info.size > wholeUpTo && info.size <= limit
+    ? undefined
+    : readRegularFileSync(path, limit, info);
 }
 
 function message(error: unknown): string {

@@ -139,6 +139,50 @@ export function readRegularFileSync(
 }
 
 /**
+ * {@linkcode readRegularFileSync} for a file a directory listing showed to
+ * be a regular file (not a link: opening it cannot wait on a FIFO), with
+ * one look at the open file instead of one at the path and one more at the
+ * open file: its type and size are checked as always, and what is read is
+ * that file whole, as it is at the read, to its end.
+ *
+ * @param path The file.
+ * @param limit The most bytes to read.
+ * @param wholeUpTo Larger files are not read here: the caller reads them
+ *   otherwise (in chunks).
+ * @returns Its bytes, or `undefined` for a file larger than `wholeUpTo`.
+ * @throws {UnreadableFileError} For anything but a regular file (the
+ *   listing is older than the open), or a file over the limit.
+ * @throws {Deno.errors.NotFound} When it is gone since the listing.
+ */
+export function readListedFileSync(
+  path: string,
+  limit: number,
+  wholeUpTo: number = limit,
+): Uint8Array | undefined {
+  using file = Deno.openSync(path);
+  const info = file.statSync();
+  checkReadable(path, info, limit);
+  if (info.size > wholeUpTo) return undefined;
+  // One byte more than the look saw: the read that finds the end finds it
+  // there, and a file that grew meanwhile is read on to its end.
+  let bytes = new Uint8Array(info.size + 1);
+  let filled = 0;
+  while (true) {
+    if (filled === bytes.length) {
+      checkSize(path, filled, limit);
+      const grown = new Uint8Array(bytes.length * 2);
+      grown.set(bytes);
+      bytes = grown;
+    }
+    const read = file.readSync(bytes.subarray(filled));
+    if (read === null) break;
+    filled += read;
+  }
+  checkSize(path, filled, limit);
+  return bytes.subarray(0, filled);
+}
+
+/**
  * A small file read whole in one operation (it opens, reads to the end and
  * closes). What is read is one whole file as it is at the read: a file
  * replaced since it was looked at (a writer's rename) is read whole, never

@@ -14,32 +14,36 @@ import { join } from "../platform/path.ts";
 export interface ConversationDirListing {
   /** Every entry's name. */
   names: Set<string>;
+  /** The names of the regular files among them (a link is not one). */
+  files: Set<string>;
   /** The temporary files an interrupted write left there: paths, sorted. */
   temporary: string[];
 }
 
 /**
- * Lists a conversation directory once: which files it holds, and the
- * temporary files an interrupted write left (`*.tmp`).
+ * Lists a conversation directory once: which files it holds (and which of
+ * them are regular files, so that they can be opened without a look
+ * first), and the temporary files an interrupted write left (`*.tmp`).
  *
  * @param dir A conversation directory.
  * @returns The listing (empty when the directory is not there).
  */
 export function conversationDirListing(dir: string): ConversationDirListing {
   const names = new Set<string>();
+  const files = new Set<string>();
   const temporary: string[] = [];
   try {
     // One small directory: a blocking listing costs less than an awaited one.
     for (const item of Deno.readDirSync(dir)) {
       names.add(item.name);
-      if (item.isFile && item.name.endsWith(".tmp")) {
-        temporary.push(join(dir, item.name));
-      }
+      if (!item.isFile) continue;
+      files.add(item.name);
+      if (item.name.endsWith(".tmp")) temporary.push(join(dir, item.name));
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  return { names, temporary: temporary.sort() };
+  return { names, files, temporary: temporary.sort() };
 }
 
 /**

@@ -45,3 +45,37 @@ Deno.test("checkConversation() checks a large events.json chunk by chunk, with t
     await Deno.remove(join(dir, ".."), { recursive: true });
   }
 });
+
+Deno.test({
+  name:
+    "checkConversation() reads a linked events.json through its link and refuses a FIFO without opening it",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const root = await Deno.makeTempDir();
+    const dir = join(root, "17800000000");
+    try {
+      await Deno.mkdir(dir);
+      const bytes = generateConversation(3, 200, 9, 3);
+      // The events elsewhere, linked (as a user may keep them).
+      await Deno.writeFile(join(root, "kept.json"), bytes);
+      await Deno.symlink(join(root, "kept.json"), join(dir, "events.json"));
+      await Deno.writeTextFile(join(dir, "base_config.json"), "{}\n");
+      // Opening a FIFO for reading would wait for a writer forever.
+      const made = await new Deno.Command("mkfifo", {
+        args: [join(dir, "metadata.json")],
+      }).output();
+      assert.ok(made.success);
+      const read: CheckedFiles = {};
+      const result = checkConversation(dir, read);
+      assert.deepEqual(result.errors, [
+        `metadata.json: Cannot read "${
+          join(dir, "metadata.json")
+        }": not a regular file (a FIFO)`,
+      ]);
+      assert.deepEqual(read.stream?.serialize(), bytes);
+      assert.deepEqual(read.baseConfig, new TextEncoder().encode("{}\n"));
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});

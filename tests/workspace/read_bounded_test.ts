@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  readListedFileSync,
   readRegularFile,
   readRegularFileSync,
   UnreadableFileError,
@@ -69,6 +70,45 @@ Deno.test("a file replaced after it was looked at is read whole as it is now, ne
       (error) =>
         error instanceof UnreadableFileError &&
         /over the limit/.test(error.message),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("readListedFileSync() reads a regular file whole with one look, leaves a larger one to the caller, and refuses what it must", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "jpt-read-" });
+  try {
+    for (const size of [0, 1, 4095, 4096, 70_000]) {
+      const bytes = new Uint8Array(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 17 + 3) & 0xff;
+      const path = join(dir, `f${size}`);
+      await Deno.writeFile(path, bytes);
+      assert.deepEqual(
+        readListedFileSync(path, 1 << 20),
+        bytes,
+        `size ${size}`,
+      );
+      // Exactly at the bound it is read; one byte over, it is left.
+      assert.deepEqual(readListedFileSync(path, 1 << 20, size), bytes);
+      if (size > 0) {
+        assert.equal(readListedFileSync(path, 1 << 20, size - 1), undefined);
+        assert.throws(
+          () => readListedFileSync(path, size - 1),
+          (error: unknown) =>
+            error instanceof UnreadableFileError && error.path === path &&
+            /over the limit/.test(error.message),
+        );
+      }
+    }
+    // A listing older than the open: a directory is refused, not read.
+    assert.throws(
+      () => readListedFileSync(dir, 1 << 20),
+      /not a regular file \(a directory\)/,
+    );
+    assert.throws(
+      () => readListedFileSync(join(dir, "gone"), 1 << 20),
+      Deno.errors.NotFound,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
