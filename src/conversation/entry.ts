@@ -284,6 +284,53 @@ export function canonicalEntryKeys(
 }
 
 /**
+ * Whether an entry's keys are already the keys {@linkcode canonicalEntryKeys}
+ * gives for them, in its order: the same answer as comparing the two
+ * lists, found in one pass with nothing built (`jpt check` asks it of
+ * every entry).
+ *
+ * @param keys The entry's keys, in their order.
+ * @param entry As for {@linkcode canonicalEntryKeys}.
+ * @returns `true` when jp would write these keys in this order.
+ */
+export function inCanonicalKeyOrder(
+  keys: readonly string[],
+  entry: { type: unknown; eventId: boolean; metadata: boolean },
+): boolean {
+  let at = 0;
+  if (entry.eventId) {
+    if (keys[0] !== "event_id") return false;
+    at = 1;
+  }
+  const fields =
+    typeof entry.type === "string" && Object.hasOwn(EVENT_FIELDS, entry.type)
+      ? EVENT_FIELDS[entry.type]
+      : undefined;
+  if (fields === undefined) {
+    // The keys as they are, an `event_id` jp does not keep left out.
+    for (; at < keys.length; at++) if (keys[at] === "event_id") return false;
+    return true;
+  }
+  // Each key jp writes, where it writes it; a key left over is out of
+  // place or one jp drops.
+  if (keys[at] === "timestamp") at++;
+  if (keys[at] === "type") at++;
+  if (entry.type === "chat_response") {
+    const kind = fields.find((field) => keys.includes(field));
+    if (kind !== undefined && keys[at++] !== kind) return false;
+  } else {
+    for (const field of fields) {
+      if (keys[at] === field) at++;
+      else if (field === "arguments" && entry.type === "tool_call_request") {
+        return false; // jp writes `{}`
+      }
+    }
+  }
+  if (entry.metadata && keys[at++] !== "metadata") return false;
+  return at === keys.length;
+}
+
+/**
  * What a `chat_response` holds, by the key it has: its text (`message`),
  * reasoning, or structured data (`data`); `undefined` when none.
  *

@@ -6,7 +6,11 @@
  * @module
  */
 
-import { canonicalEntryKeys, canonicalEntryTree, type Entry } from "./entry.ts";
+import {
+  canonicalEntryTree,
+  type Entry,
+  inCanonicalKeyOrder,
+} from "./entry.ts";
 import { eventIdOf } from "./event_id.ts";
 import { writeJsonPretty } from "./json_write.ts";
 
@@ -40,16 +44,13 @@ export function isCanonicalFast(
 ): boolean {
   const value = entry.data();
   if (!onlySafeIntegers(value)) return false;
-  const keys = Object.keys(value);
   const metadata = value.metadata;
-  const order = canonicalEntryKeys(keys, {
+  const inOrder = inCanonicalKeyOrder(Object.keys(value), {
     type: value.type,
     eventId: eventIdOf(value.event_id) !== undefined,
     metadata: isPlainRecord(metadata) && Object.keys(metadata).length > 0,
   });
-  if (order.length !== keys.length || order.some((key, i) => key !== keys[i])) {
-    return false;
-  }
+  if (!inOrder) return false;
   return laidOutNatively ||
     JSON.stringify([value], null, 2) === `[\n  ${entry.text}\n]`;
 }

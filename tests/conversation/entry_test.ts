@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
-import { Entry, labelledTurnStart } from "../../src/conversation/entry.ts";
+import {
+  canonicalEntryKeys,
+  Entry,
+  inCanonicalKeyOrder,
+  labelledTurnStart,
+} from "../../src/conversation/entry.ts";
 import { ConversationStream } from "../../src/conversation/stream.ts";
 import { generateConversation } from "../../bench/generate.ts";
 import { releasedJpBytes } from "../support/workspace.ts";
+import { generator } from "../support/seeded.ts";
 
 /** The general way: the ordered tree, written as jp writes it. */
 function throughTree(start: Entry, id: string, summary: string): string {
@@ -84,4 +90,87 @@ Deno.test("Entry.mayHaveKey() is false only when the entry surely lacks the key,
     eventId: undefined,
   }, { type: "x", timestamp: "summary" });
   assert.equal(value.mayHaveKey("summary"), false);
+});
+
+Deno.test("inCanonicalKeyOrder() answers as comparing the keys with canonicalEntryKeys() does", () => {
+  const names = [
+    "event_id",
+    "timestamp",
+    "type",
+    "summary",
+    "content",
+    "schema",
+    "author",
+    "message",
+    "reasoning",
+    "data",
+    "id",
+    "name",
+    "arguments",
+    "is_error",
+    "source",
+    "question",
+    "answer",
+    "metadata",
+    "delta",
+    "extra",
+  ];
+  const types = [
+    "turn_start",
+    "chat_request",
+    "chat_response",
+    "tool_call_request",
+    "tool_call_response",
+    "inquiry_request",
+    "inquiry_response",
+    "config_delta",
+    "toString",
+    7,
+  ];
+  const random = generator(126);
+  let inOrder = 0;
+  for (let round = 0; round < 20_000; round++) {
+    const type = types[random.int(0, types.length - 1)];
+    const entry = {
+      type,
+      eventId: random.chance(0.5),
+      metadata: random.chance(0.3),
+    };
+    // Mostly the keys jp writes, so that both answers come up often.
+    let keys = canonicalEntryKeys(
+      names.filter(() => random.chance(0.4)),
+      entry,
+    );
+    if (random.chance(0.5)) {
+      const pool = names.filter((name) => !keys.includes(name));
+      const changes = random.int(1, 3);
+      for (let change = 0; change < changes; change++) {
+        const at = random.int(0, keys.length);
+        if (random.chance(0.4) && pool.length > 0) {
+          keys.splice(
+            at,
+            0,
+            pool.splice(random.int(0, pool.length - 1), 1)[0]!,
+          );
+        } else if (random.chance(0.5) && keys.length > 0) {
+          keys.splice(Math.min(at, keys.length - 1), 1);
+        } else if (keys.length > 1) {
+          const [moved] = keys.splice(Math.min(at, keys.length - 1), 1);
+          keys.splice(random.int(0, keys.length), 0, moved!);
+        }
+      }
+    }
+    keys = [...new Set(keys)];
+    const order = canonicalEntryKeys(keys, entry);
+    const expected = order.length === keys.length &&
+      order.every((key, i) => key === keys[i]);
+    assert.equal(
+      inCanonicalKeyOrder(keys, entry),
+      expected,
+      `${JSON.stringify(keys)} ${JSON.stringify(entry)}`,
+    );
+    if (expected) inOrder++;
+  }
+  // Both answers, often.
+  assert.ok(inOrder > 5_000 && inOrder < 15_000, String(inOrder));
 });
