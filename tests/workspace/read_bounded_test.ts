@@ -114,3 +114,22 @@ Deno.test("readListedFileSync() reads a regular file whole with one look, leaves
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test({
+  name:
+    "readListedFileSync() reads on past the size its look saw, to the file's end",
+  ignore: Deno.build.os !== "linux",
+  fn() {
+    // Linux's files under /proc say they hold 0 bytes, and hold more.
+    const path = "/proc/self/mountinfo";
+    assert.equal(Deno.statSync(path).size, 0);
+    const bytes = readListedFileSync(path, 1 << 20)!;
+    assert.ok(bytes.length > 1, String(bytes.length));
+    assert.deepEqual(bytes, Deno.readFileSync(path));
+    // Past the limit while it is read: refused, not returned cut.
+    assert.throws(
+      () => readListedFileSync(path, 1),
+      /over the limit of 1/,
+    );
+  },
+});
