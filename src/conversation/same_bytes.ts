@@ -51,3 +51,45 @@ export function firstDifference(
   for (; at < length; at++) if (a[at] !== b[at]) return at;
   return a.length === b.length ? undefined : length;
 }
+
+/**
+ * Where bytes first differ from pieces laid one after another (a file and
+ * the serialization about to replace it). A piece that is a view of the
+ * bytes themselves at its own place is those bytes, and is not compared:
+ * an unchanged stream serializes to views of the file it was read from.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { firstDifferenceOfPieces } from "./same_bytes.ts";
+ * const file = new TextEncoder().encode("[1, 2]\n");
+ * assert.equal(firstDifferenceOfPieces(file, [file.subarray(0, 4), file.subarray(4)]), undefined);
+ * assert.equal(firstDifferenceOfPieces(file, [new TextEncoder().encode("[1, 3]\n")]), 4);
+ * assert.equal(firstDifferenceOfPieces(file, [file.subarray(0, 4)]), 4);
+ * ```
+ *
+ * @param bytes Some bytes.
+ * @param pieces The pieces, in order.
+ * @returns The offset of the first difference (the shorter length when one
+ *   is a prefix of the other), or `undefined` when they are equal.
+ */
+export function firstDifferenceOfPieces(
+  bytes: Uint8Array,
+  pieces: readonly Uint8Array[],
+): number | undefined {
+  let at = 0;
+  for (const piece of pieces) {
+    const inPlace = piece.buffer === bytes.buffer &&
+      piece.byteOffset === bytes.byteOffset + at &&
+      at + piece.length <= bytes.length;
+    if (!inPlace) {
+      const differs = firstDifference(
+        bytes.subarray(at, at + piece.length),
+        piece,
+      );
+      if (differs !== undefined) return at + differs;
+    }
+    at += piece.length;
+  }
+  return at === bytes.length ? undefined : at;
+}

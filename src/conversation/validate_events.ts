@@ -3,7 +3,7 @@ import type { Entry } from "./entry.ts";
 import { EntryChecks } from "./entry_checks.ts";
 import { EventsSyntaxError } from "./scan_events.ts";
 import { ConversationStream } from "./stream.ts";
-import { firstDifference } from "./same_bytes.ts";
+import { firstDifferenceOfPieces } from "./same_bytes.ts";
 
 /** What validation found: errors make jp fail or lose data; warnings do not. */
 export interface ValidationReport {
@@ -81,39 +81,12 @@ function checkRoundTrip(
   stream: ConversationStream,
   report: ValidationReport,
 ): void {
-  const at = firstDifferenceFromParts(bytes, stream.serializeParts());
+  const at = firstDifferenceOfPieces(bytes, stream.serializeParts());
   if (at !== undefined) {
     report.errors.push(
       `Round trip changes the file at byte ${at}${entryAt(bytes, stream, at)}`,
     );
   }
-}
-
-/**
- * Where a file first differs from its serialization, given as pieces: a
- * piece that is a view of the file's own bytes at its own place is those
- * bytes (an unchanged stream's serialization is the file itself), and is
- * not copied or compared.
- */
-function firstDifferenceFromParts(
-  bytes: Uint8Array,
-  parts: readonly Uint8Array[],
-): number | undefined {
-  let at = 0;
-  for (const part of parts) {
-    const inPlace = part.buffer === bytes.buffer &&
-      part.byteOffset === bytes.byteOffset + at &&
-      at + part.length <= bytes.length;
-    if (!inPlace) {
-      const differs = firstDifference(
-        bytes.subarray(at, at + part.length),
-        part,
-      );
-      if (differs !== undefined) return at + differs;
-    }
-    at += part.length;
-  }
-  return at === bytes.length ? undefined : at;
 }
 
 function checkCanonicalForm(

@@ -24,7 +24,7 @@ import {
   relative,
 } from "../platform/path.ts";
 import { JptError } from "../errors/jpt_error.ts";
-import { sameBytes } from "../conversation/same_bytes.ts";
+import { firstDifferenceOfPieces } from "../conversation/same_bytes.ts";
 
 /** A write would follow a symbolic link out of the directory it is confined to. */
 export class OutsideWriteError extends JptError {
@@ -67,7 +67,11 @@ export async function writeFileAtomic(
     throw error;
   });
   if (info !== undefined && info.size === size) {
-    if (startsWithPieces(await fs.readFile(path), pieces)) return false;
+    if (
+      firstDifferenceOfPieces(await fs.readFile(path), pieces) === undefined
+    ) {
+      return false;
+    }
   }
   const mode = info?.mode == null ? 0o644 : info.mode & 0o7777;
   const suffix = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
@@ -204,19 +208,4 @@ async function linkTarget(fs: FileCalls, path: string): Promise<string> {
     throw error;
   }
   return await fs.realPath(path);
-}
-
-/** Whether a file's bytes are the pieces, one after another (sizes already equal). */
-function startsWithPieces(
-  current: Uint8Array,
-  pieces: readonly Uint8Array[],
-): boolean {
-  let offset = 0;
-  for (const piece of pieces) {
-    if (!sameBytes(current.subarray(offset, offset + piece.length), piece)) {
-      return false;
-    }
-    offset += piece.length;
-  }
-  return true;
 }
