@@ -58,17 +58,16 @@ export async function writeFileAtomic(
 ): Promise<boolean> {
   const pieces = content instanceof Uint8Array ? [content] : content;
   const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  const fs = AWAITED;
   // A symbolic link is written through: the file it names is replaced and
   // the link stays a link.
-  path = await targetOf(fs, path, options.within);
-  const info = await fs.stat(path).catch((error) => {
+  path = await targetOf(path, options.within);
+  const info = await Deno.stat(path).catch((error) => {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   });
   if (info !== undefined && info.size === size) {
     if (
-      firstDifferenceOfPieces(await fs.readFile(path), pieces) === undefined
+      firstDifferenceOfPieces(await Deno.readFile(path), pieces) === undefined
     ) {
       return false;
     }
@@ -78,49 +77,30 @@ export async function writeFileAtomic(
   // jp's start-up validation removes stray `*.tmp` files in conversation directories.
   const temporary = `${path}.${suffix}.tmp`;
   try {
-    await fs.writeNew(temporary, mode, chunked(pieces));
-    await fs.rename(temporary, path);
+    await writeNew(temporary, mode, chunked(pieces));
+    await Deno.rename(temporary, path);
   } catch (error) {
-    await fs.remove(temporary).catch(() => {});
+    await Deno.remove(temporary).catch(() => {});
     throw error;
   }
   return true;
 }
 
-/** The file system calls a write makes, blocking or awaited. */
-interface FileCalls {
-  lstat(path: string): Promise<Deno.FileInfo>;
-  stat(path: string): Promise<Deno.FileInfo>;
-  realPath(path: string): Promise<string>;
-  readFile(path: string): Promise<Uint8Array>;
-  /** Creates `path` (it must not exist) with `mode` and writes the chunks. */
-  writeNew(
-    path: string,
-    mode: number,
-    chunks: Iterable<Uint8Array>,
-  ): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
-  remove(path: string): Promise<void>;
-}
-
-const AWAITED: FileCalls = {
-  lstat: Deno.lstat,
-  stat: Deno.stat,
-  realPath: Deno.realPath,
-  readFile: (path) => Deno.readFile(path),
-  writeNew: async (path, mode, chunks) => {
-    using file = await Deno.open(path, { write: true, createNew: true, mode });
-    if (Deno.build.os !== "windows") await Deno.chmod(path, mode);
-    for (const chunk of chunks) {
-      let written = 0;
-      while (written < chunk.length) {
-        written += await file.write(chunk.subarray(written));
-      }
+/** Creates `path` (it must not exist) with `mode` and writes the chunks. */
+async function writeNew(
+  path: string,
+  mode: number,
+  chunks: Iterable<Uint8Array>,
+): Promise<void> {
+  using file = await Deno.open(path, { write: true, createNew: true, mode });
+  if (Deno.build.os !== "windows") await Deno.chmod(path, mode);
+  for (const chunk of chunks) {
+    let written = 0;
+    while (written < chunk.length) {
+      written += await file.write(chunk.subarray(written));
     }
-  },
-  rename: Deno.rename,
-  remove: (path) => Deno.remove(path),
-};
+  }
+}
 
 /** Small pieces are gathered up to this size before a write (one system call each). */
 const CHUNK_BYTES = 1 << 20;
@@ -174,24 +154,23 @@ export async function writeTarget(
   path: string,
   within?: string,
 ): Promise<string> {
-  return await targetOf(AWAITED, path, within);
+  return await targetOf(path, within);
 }
 
 async function targetOf(
-  fs: FileCalls,
   path: string,
   within: string | undefined,
 ): Promise<string> {
-  const target = await linkTarget(fs, path);
+  const target = await linkTarget(path);
   if (within === undefined) return target;
   // Every directory on the way is resolved, not only the file: a committed
   // link to a directory (`.jp/conversations`, `.jp` itself) leads out too.
   const folder = dirname(target);
   const real = join(
-    await fs.realPath(folder).catch(() => folder),
+    await Deno.realPath(folder).catch(() => folder),
     basename(target),
   );
-  const root = await fs.realPath(within).catch(() => within);
+  const root = await Deno.realPath(within).catch(() => within);
   const inside = relative(root, real);
   if (inside.startsWith("..") || isAbsolute(inside)) {
     throw new OutsideWriteError(path, real, root);
@@ -200,12 +179,12 @@ async function targetOf(
 }
 
 /** The file a path names, following symbolic links; the path itself when it is not a link or does not exist. */
-async function linkTarget(fs: FileCalls, path: string): Promise<string> {
+async function linkTarget(path: string): Promise<string> {
   try {
-    if (!(await fs.lstat(path)).isSymlink) return path;
+    if (!(await Deno.lstat(path)).isSymlink) return path;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return path;
     throw error;
   }
-  return await fs.realPath(path);
+  return await Deno.realPath(path);
 }
